@@ -1,0 +1,75 @@
+"""The audit trail: append-only events, each chained to the previous one by SHA-256.
+
+Every event stores the hash of its own content and the hash of the event before it in the
+same organization, so an edited or deleted row breaks the chain where it happened
+(`python manage.py verify_audit_chain`). Updates and deletes are refused by the model and,
+below Django, by a database trigger (see the migration).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Outcome(models.TextChoices):
+    ALLOWED = "allowed", "Allowed"
+    DENIED = "denied", "Denied"
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or delete an audit event."""
+
+
+class AuditEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+        raise AppendOnlyError("audit events cannot be changed")
+
+    def delete(self):  # type: ignore[no-untyped-def]
+        raise AppendOnlyError("audit events cannot be deleted")
+
+
+class AuditEvent(models.Model):
+    organization = models.ForeignKey(
+        "organizations.Organization",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_events",
+        help_text="Empty for attempts that could not be tied to an organization (unknown key).",
+    )
+    at = models.DateTimeField(db_index=True)
+    actor = models.CharField(max_length=255, help_text="User e-mail and API key prefix.")
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        db_constraint=False,
+        related_name="+",
+    )
+    action = models.CharField(max_length=64, db_index=True)
+    object_type = models.CharField(max_length=64, blank=True, default="")
+    object_id = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, db_index=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    previous_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["organization", "-id"], name="audit_org_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action} {self.outcome}"
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        if not self._state.adding:
+            raise AppendOnlyError("audit events cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AppendOnlyError("audit events cannot be deleted")

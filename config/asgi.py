@@ -1,0 +1,20 @@
+"""ASGI entry point: HTTP through Django, WebSocket through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# Django must be set up before anything imports models (the WebSocket routes do).
+django_application = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from config.websocket import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": URLRouter(websocket_urlpatterns),
+    }
+)

@@ -1,0 +1,22 @@
+"""URLs: the admin, health, the OpenAPI schema, and the API under /api/v1 (and unprefixed)."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from common.health import healthz
+
+api_patterns = [
+    path("", include("organizations.urls")),
+    path("", include("audit.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include(api_patterns)),
+    # API.md: every path is also served without the prefix, with the same behaviour.
+    path("", include(api_patterns)),
+]

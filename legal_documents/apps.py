@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class LegalDocumentsConfig(AppConfig):
+    name = "legal_documents"

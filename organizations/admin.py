@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from audit.services import Actor
+from organizations import services
+from organizations.admin_scoping import OrganizationScopedAdmin, admin_organization
+from organizations.models import ApiKey, ClientCompany, Membership, Organization
+
+
+@admin.register(Organization)
+class OrganizationAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "plan", "container_name", "created_at"]
+    list_filter = ["plan"]
+    search_fields = ["name", "slug"]
+    readonly_fields = ["container_name", "created_at"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        organization = admin_organization(request)
+        return queryset.filter(pk=getattr(organization, "pk", None))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_superuser
+
+
+@admin.register(Membership)
+class MembershipAdmin(OrganizationScopedAdmin):
+    list_display = ["user", "organization", "role", "created_at"]
+    list_filter = ["role"]
+    search_fields = ["user__email", "user__username"]
+    list_select_related = ["user", "organization"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(ClientCompany)
+class ClientCompanyAdmin(OrganizationScopedAdmin):
+    list_display = ["name", "organization", "created_at"]
+    search_fields = ["name", "details"]
+    list_select_related = ["organization"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(OrganizationScopedAdmin):
+    organization_field = "membership__organization"
+    list_display = ["prefix", "name", "membership", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["prefix", "name", "membership__user__email"]
+    list_select_related = ["membership__user", "membership__organization"]
+    fields = ["membership", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke_selected"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # A key's owner never changes; only its label may be edited.
+        return [*self.readonly_fields, "membership"] if obj else list(self.readonly_fields)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "membership" and not request.user.is_superuser:
+            field.queryset = field.queryset.filter(organization=admin_organization(request))
+        return field
+
+    def save_model(self, request: HttpRequest, obj: ApiKey, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        issued = services.api_key_create(
+            membership=obj.membership, name=obj.name, actor=_admin_actor(request)
+        )
+        obj.pk = issued.api_key.pk
+        obj.prefix = issued.api_key.prefix
+        messages.warning(
+            request,
+            f"The new API key is {issued.raw_key} — copy it now, it will not be shown again.",
+        )
+
+    @admin.action(description="Revoke selected keys")
+    def revoke_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for api_key in queryset.select_related("membership__organization"):
+            services.api_key_revoke(api_key=api_key, actor=_admin_actor(request))
+        self.message_user(request, "Keys revoked.")
+
+
+def _admin_actor(request: HttpRequest) -> Actor:
+    return Actor(
+        label=f"{request.user.email or request.user.get_username()} (admin)",
+        user_id=request.user.pk,
+        ip=request.META.get("REMOTE_ADDR"),
+    )

@@ -1,0 +1,15 @@
+from rest_framework import serializers
+
+from common.fields import BoundedTextField
+from organizations.models import ClientCompany
+
+
+class ClientCompanySerializer(serializers.ModelSerializer):
+    name = BoundedTextField(max_length=200)
+    details = BoundedTextField(required=False, allow_blank=True, default="")
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)  # noqa: N815
+
+    class Meta:
+        model = ClientCompany
+        fields = ["id", "name", "details", "createdAt"]
+        read_only_fields = ["id"]

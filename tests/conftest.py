@@ -1,0 +1,128 @@
+"""Fixtures shared by the whole suite: organizations, members, authenticated API clients.
+
+PostgreSQL and Redis are real: `make test` starts the embedded servers (or uses
+DATABASE_URL / REDIS_URL), and the settings start them too when pytest is run directly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from organizations.models import Membership, Role
+from tests.factories import MembershipFactory, OrganizationFactory, issue_key
+
+
+@dataclass
+class Caller:
+    """A member of an organization with an API client already carrying their key."""
+
+    membership: Membership
+    key: str
+    client: APIClient
+
+    @property
+    def organization(self):  # type: ignore[no-untyped-def]
+        return self.membership.organization
+
+
+def make_caller(role: str = Role.DPO, organization=None) -> Caller:  # type: ignore[no-untyped-def]
+    membership = MembershipFactory(role=role, organization=organization or OrganizationFactory())
+    key = issue_key(membership)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return Caller(membership=membership, key=key, client=client)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    """Each test starts with untouched rate-limit budgets (they live in Redis)."""
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def dpo(db) -> Caller:  # type: ignore[no-untyped-def]
+    """A DPO of a new business-plan organization, with an API client."""
+    return make_caller(Role.DPO)
+
+
+@pytest.fixture
+def auditor(dpo: Caller) -> Caller:
+    """An auditor of the same organization as `dpo`."""
+    return make_caller(Role.AUDITOR, organization=dpo.organization)
+
+
+@pytest.fixture
+def org_admin(dpo: Caller) -> Caller:
+    """An admin of the same organization as `dpo`."""
+    return make_caller(Role.ADMIN, organization=dpo.organization)
+
+
+@pytest.fixture
+def outsider(db) -> Caller:  # type: ignore[no-untyped-def]
+    """A DPO of another organization."""
+    return make_caller(Role.DPO)
+
+
+@pytest.fixture
+def anonymous() -> APIClient:
+    return APIClient()
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for another process to reach the database these settings describe."""
+    host = settings_dict.get("HOST") or settings_dict.get("OPTIONS", {}).get("host", "")
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    credentials = f"{user}:{password}@" if password else f"{user}@"
+    if host.startswith("/"):
+        return f"postgresql://{credentials}/{settings_dict['NAME']}?host={host}"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgresql://{credentials}{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[subprocess.Popen]:  # type: ignore[no-untyped-def]
+    """A real Celery worker (prefork, 2 processes) on the test database and the real Redis.
+
+    Tests that use it need `transactional_db`, so that the worker sees their rows.
+    """
+    from config.celery import app
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(settings.DATABASES["default"]),
+        "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+    }
+    log_path = Path(settings.DATA_DIR) / "test-worker.log"
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+             "--concurrency", "2", "--queues", ",".join(settings.CELERY_WORKER_QUEUES),
+             "--hostname", f"test-{os.getpid()}@%h", "--without-mingle", "--without-gossip"],
+            env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    app.control.purge()  # tasks left by an earlier, interrupted run must not reach this worker
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"The Celery worker did not start; see {log_path}")
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
