@@ -21,11 +21,10 @@ class OrganizationFactory(factory.django.DjangoModelFactory):
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}@example.com")
     email = factory.SelfAttribute("username")
-    password = factory.PostGenerationMethodCall("set_password", "correct horse battery staple")
+    password = factory.django.Password("correct horse battery staple")
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):
