@@ -5,15 +5,19 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from common.health import healthz
+from common.metrics import metrics_view
 
 api_patterns = [
     path("", include("organizations.urls")),
     path("", include("audit.urls")),
+    path("", include("webhooks.urls")),
+    path("", include("legal_documents.urls")),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),  # internal network or token only
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_patterns)),

@@ -1,1 +1,114 @@
-"""Models of legal_documents."""
+"""Legal documents, their content versions (hash-chained) and their iterations."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class Status(models.TextChoices):
+    PROCESSING = "processing", "Processing"
+    COMPLETED = "completed", "Completed"
+    FAILED = "failed", "Failed"
+
+
+class Stage(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    FINAL = "final", "Final"
+
+
+class LegalDocument(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organization = models.ForeignKey(
+        "organizations.Organization", on_delete=models.CASCADE, related_name="legal_documents"
+    )
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="legal_documents"
+    )
+    client_company = models.ForeignKey(
+        "organizations.ClientCompany",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="legal_documents",
+    )
+    document_type = models.CharField(max_length=40, db_index=True)
+    ruleset_version = models.CharField(max_length=40)
+    # The validated create body (camelCase keys, as the API received them).
+    inputs = models.JSONField(default=dict)
+    # Questionnaire answers: {questionId: {"answer": ..., "answeredAt": iso}}.
+    answers = models.JSONField(default=dict, blank=True)
+    # Answers given with `generate` (finalize), written into the final document.
+    finalize_answers = models.JSONField(default=dict, blank=True)
+
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PROCESSING, db_index=True
+    )
+    stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.DRAFT)
+    version = models.PositiveIntegerField(default=0, help_text="0 until the first content.")
+    provider = models.CharField(max_length=20, blank=True, default="")
+    # The job a worker may complete: a redelivered or superseded task finds another id and
+    # leaves the document alone (idempotency).
+    job_id = models.UUIDField(null=True, blank=True, editable=False)
+    job_kind = models.CharField(max_length=12, blank=True, default="")
+
+    content_markdown = models.TextField(blank=True, default="")
+    content_html = models.TextField(blank=True, default="")
+    content_text = models.TextField(blank=True, default="")
+    content_sha256 = models.CharField(max_length=64, blank=True, default="")
+
+    error_code = models.CharField(max_length=40, blank=True, default="")
+    error_message = models.TextField(blank=True, default="")
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    processing_started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords(excluded_fields=["content_html", "content_text"])
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["organization", "status"], name="legaldoc_org_status"),
+            models.Index(
+                fields=["organization", "creator", "-created_at"], name="legaldoc_org_creator"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_type} {self.pk} v{self.version}"
+
+    @property
+    def has_content(self) -> bool:
+        return self.version > 0 and bool(self.content_markdown)
+
+
+class DocumentVersion(models.Model):
+    """One version of a document's content, chained to the previous one by SHA-256."""
+
+    document = models.ForeignKey(LegalDocument, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    content_markdown = models.TextField()
+    content_sha256 = models.CharField(max_length=64)
+    previous_sha256 = models.CharField(max_length=64)
+    # Hash over (number, content hash, previous hash, stage, author, reason, time).
+    chain_sha256 = models.CharField(max_length=64)
+    stage = models.CharField(max_length=8, choices=Stage.choices)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    change_reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["document", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "number"], name="one_row_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id} v{self.number}"

@@ -51,9 +51,18 @@ def sanitize_html(html: str) -> str:
     )
 
 
+# Checklist item headings end with an anchor, `### Title (Art. 30(1)(a)) {#a-controller}`, that
+# the completeness check reads; readers of HTML, PDF and text never need to see it.
+_HEADING_ANCHOR = re.compile(r"^(#{1,6}\s.*?)\s*\{#[\w-]+\}\s*$", re.MULTILINE)
+
+
+def strip_heading_anchors(markdown: str) -> str:
+    return _HEADING_ANCHOR.sub(r"\1", markdown)
+
+
 def markdown_to_safe_html(markdown: str) -> str:
     """Render Markdown to a sanitized HTML fragment (no <html>/<body>)."""
-    return sanitize_html(_markdown_parser().render(markdown))
+    return sanitize_html(_markdown_parser().render(strip_heading_anchors(markdown)))
 
 
 _MARKDOWN_DECORATION = re.compile(r"(\*\*|__|`)")
@@ -63,6 +72,28 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 def markdown_to_text(markdown: str) -> str:
     """Plain text for search, e-mail and the `txt` export: Markdown decoration removed."""
-    text = _HEADING.sub("", markdown)
+    text = _HEADING.sub("", strip_heading_anchors(markdown))
     text = _LINK.sub(r"\1", text)
     return _MARKDOWN_DECORATION.sub("", text).strip() + "\n"
+
+
+_PAGE_STYLE = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; line-height: 1.45;
+       color: #1a1a1a; max-width: 52em; margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 20pt; } h2 { font-size: 15pt; margin-top: 1.6em; } h3 { font-size: 12pt; }
+table { border-collapse: collapse; width: 100%; margin: 0.8em 0; }
+th, td { border: 1px solid #999; padding: 4px 6px; vertical-align: top; text-align: left; }
+th { background: #eee; }
+"""
+
+
+def render_html_page(markdown: str, *, title: str) -> str:
+    """A complete, sanitized HTML page of the document (no script; plain CSS for PDF)."""
+    from html import escape
+
+    body = markdown_to_safe_html(markdown)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n</head>\n"
+        f"<body>\n{body}</body>\n</html>\n"
+    )

@@ -47,3 +47,22 @@ class ClientCompanyFactory(factory.django.DjangoModelFactory):
 
 def issue_key(membership: Membership) -> str:
     return api_key_create(membership=membership, name="test").raw_key
+
+
+class LegalDocumentFactory(factory.django.DjangoModelFactory):
+    """A completed document with a little content (no generation run)."""
+
+    class Meta:
+        model = "legal_documents.LegalDocument"
+
+    organization = factory.SubFactory(OrganizationFactory)
+    creator = factory.LazyAttribute(
+        lambda document: MembershipFactory(organization=document.organization).user
+    )
+    document_type = "DPIA"
+    ruleset_version = "dpia-test"
+    inputs = factory.LazyFunction(lambda: {"companyName": "Acme"})
+    status = "completed"
+    stage = "draft"
+    version = 1
+    content_markdown = "# Data Protection Impact Assessment\n\nAcme.\n"

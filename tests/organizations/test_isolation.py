@@ -14,11 +14,14 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from audit.models import AuditEvent
-from tests.factories import ClientCompanyFactory
+from tests.factories import ClientCompanyFactory, LegalDocumentFactory
+from tests.webhooks.factories import WebhookEndpointFactory
 
 # First path segment of a route -> a factory of an object of that kind in an organization.
 OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     "client-companies": lambda organization: ClientCompanyFactory(organization=organization),
+    "webhooks": lambda organization: WebhookEndpointFactory(organization=organization),
+    "legal-documents": lambda organization: LegalDocumentFactory(organization=organization),
 }
 # Values for path parameters other than the object id (e.g. a version number).
 OTHER_PARAMETERS = {"n": "1", "version": "1"}

@@ -1,0 +1,117 @@
+"""What goes out while a document is worked on: WebSocket group messages.
+
+Frames (API.md): `{"event": "<service>.event.<name>", "data": {...}}` to the group of the
+document. Celery workers send from synchronous code; one event loop per process avoids
+channels-redis' "Event loop is closed" (PITFALLS.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any, Literal, TypedDict
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_RESPONSE = "message-response"
+MESSAGE_RESPONSE_FINISHED = "message-response-finished"
+DOCUMENT_STATUS = "document-status"
+
+
+class MessageResponsePayload(TypedDict, total=False):
+    threadId: str
+    content: str
+    messageId: str
+    name: str
+    type: Literal["ai", "tool"]
+    toolName: str
+
+
+class MessageFinishedPayload(TypedDict):
+    threadId: str
+
+
+class DocumentStatusPayload(TypedDict):
+    threadId: str
+    status: str
+    stage: str
+    version: int
+
+
+def document_group(document_id: Any) -> str:
+    return f"legal-document.{document_id}"
+
+
+def event_name(name: str) -> str:
+    return f"{settings.EVENTS_SERVICE_NAME}.event.{name}"
+
+
+_loop_lock = threading.RLock()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def _process_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+        return _loop
+
+
+def _group_send(document_id: Any, name: str, payload: dict[str, Any]) -> None:
+    """Best effort: a lost progress frame must never fail the work that produced it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "document.event", "event": event_name(name), "data": payload}
+    try:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            with _loop_lock:
+                _process_loop().run_until_complete(
+                    layer.group_send(document_group(document_id), message)
+                )
+        else:  # called from async code: hand over to a thread with its own loop
+            from asgiref.sync import async_to_sync
+
+            async_to_sync(layer.group_send)(document_group(document_id), message)
+    except Exception:
+        logger.warning("could not send %s for document %s", name, document_id, exc_info=True)
+
+
+def send_document_status(*, document_id: Any, status: str, stage: str, version: int) -> None:
+    payload: DocumentStatusPayload = {
+        "threadId": str(document_id), "status": status, "stage": stage, "version": version,
+    }  # fmt: skip
+    _group_send(document_id, DOCUMENT_STATUS, dict(payload))
+
+
+def send_message_response(
+    *,
+    document_id: Any,
+    thread_id: str,
+    message_id: str,
+    content: str,
+    kind: Literal["ai", "tool"] = "ai",
+    tool_name: str | None = None,
+) -> None:
+    payload: MessageResponsePayload = {
+        "threadId": thread_id,
+        "content": content,
+        "messageId": message_id,
+        "name": "assistant" if kind == "ai" else (tool_name or "tool"),
+        "type": kind,
+    }
+    if tool_name:
+        payload["toolName"] = tool_name
+    _group_send(document_id, MESSAGE_RESPONSE, dict(payload))
+
+
+def send_message_finished(*, document_id: Any, thread_id: str) -> None:
+    payload: MessageFinishedPayload = {"threadId": thread_id}
+    _group_send(document_id, MESSAGE_RESPONSE_FINISHED, dict(payload))

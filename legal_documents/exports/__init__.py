@@ -1,0 +1,92 @@
+"""Exports of a document version: `export_document(markdown, meta, fmt)`.
+
+Pure functions over the Markdown and an `ExportMeta`; no models, no settings, no I/O besides
+reading the vendored fonts. The view maps `UnsupportedExportFormat` to 400 and
+`ExportRenderError` to 422 using their `code`, and sends `ExportedFile` as an attachment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from legal_documents.exports.base import (
+    ExportedFile,
+    ExportMeta,
+    ExportRenderError,
+    UnsupportedExportFormat,
+    export_filename,
+)
+from legal_documents.rendering import markdown_to_text
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "ExportMeta",
+    "ExportRenderError",
+    "ExportedFile",
+    "UnsupportedExportFormat",
+    "export_document",
+]
+
+
+def _html(markdown: str, meta: ExportMeta) -> bytes:
+    from legal_documents.exports.html import render_html
+
+    return render_html(markdown, meta).encode("utf-8")
+
+
+def _pdf(markdown: str, meta: ExportMeta) -> bytes:
+    # Imported on use: xhtml2pdf and ReportLab take ~0.25 s to import, which every process
+    # importing the app (migrations, the web server, Celery) would otherwise pay.
+    from legal_documents.exports.pdf import render_pdf
+
+    return render_pdf(markdown, meta)
+
+
+def _docx(markdown: str, meta: ExportMeta) -> bytes:
+    from legal_documents.exports.docx import render_docx
+
+    return render_docx(markdown, meta)
+
+
+def _markdown(markdown: str, meta: ExportMeta) -> bytes:
+    return markdown.encode("utf-8")
+
+
+def _text(markdown: str, meta: ExportMeta) -> bytes:
+    return markdown_to_text(markdown).encode("utf-8")
+
+
+_Renderer = Callable[[str, ExportMeta], bytes]
+
+# format -> (renderer, Content-Type, file extension)
+_FORMATS: dict[str, tuple[_Renderer, str, str]] = {
+    "html": (_html, "text/html; charset=utf-8", "html"),
+    "pdf": (_pdf, "application/pdf", "pdf"),
+    "md": (_markdown, "text/markdown; charset=utf-8", "md"),
+    "txt": (_text, "text/plain; charset=utf-8", "txt"),
+    "docx": (
+        _docx,
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "docx",
+    ),
+}
+EXPORT_FORMATS: tuple[str, ...] = tuple(_FORMATS)
+
+
+def export_document(markdown: str, meta: ExportMeta, fmt: str) -> ExportedFile:
+    """Render `markdown` as `fmt` (one of `EXPORT_FORMATS`, case-insensitive).
+
+    Returns the bytes, the Content-Type and a download name like `dpia-v3.pdf` (ASCII
+    letters, digits and hyphens only, safe in a Content-Disposition header).
+    Raises `UnsupportedExportFormat` (naming the valid formats) for any other `fmt`, and
+    `ExportRenderError` when a renderer cannot produce the file.
+    """
+    normalized = (fmt or "").strip().lower()
+    if normalized not in _FORMATS:
+        raise UnsupportedExportFormat(fmt, EXPORT_FORMATS)
+    renderer, content_type, extension = _FORMATS[normalized]
+    return ExportedFile(
+        content=renderer(markdown, meta),
+        content_type=content_type,
+        filename=export_filename(meta, extension),
+    )

@@ -1,0 +1,116 @@
+"""Types and helpers every export format shares.
+
+Nothing here touches Django: the view reads a document version and hands its Markdown and an
+`ExportMeta` to `legal_documents.exports.export_document`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ExportMeta:
+    """What an exported file says about the document besides its Markdown.
+
+    `created_at` and `updated_at` are shown in ISO 8601 UTC; a naive datetime is taken to be
+    UTC already (Django stores UTC with USE_TZ). `content_sha256` is the hex SHA-256 of the
+    version's Markdown, so a reader can check a printed copy against the hash chain.
+    """
+
+    organization_name: str
+    document_title: str
+    document_type: str
+    version: int
+    stage: str
+    created_at: datetime
+    updated_at: datetime
+    content_sha256: str
+    ruleset_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExportedFile:
+    """An export ready to send: bytes, the Content-Type header and a safe download name."""
+
+    content: bytes
+    content_type: str
+    filename: str
+
+
+class UnsupportedExportFormat(ValueError):  # noqa: N818 -- the name the views and API docs use
+    """The requested format is not one of `valid_formats`.
+
+    `code` is the API error code the view should answer with (400 VALIDATION_ERROR).
+    """
+
+    code = "VALIDATION_ERROR"
+
+    def __init__(self, requested: str, valid_formats: tuple[str, ...]) -> None:
+        self.requested = requested
+        self.valid_formats = valid_formats
+        super().__init__(
+            f"Unsupported export format {requested!r}; use one of: {', '.join(valid_formats)}"
+        )
+
+
+class ExportRenderError(RuntimeError):
+    """A renderer could not produce the file (a bug or a limit hit, not bad user input).
+
+    `code` and `details` follow the API's CONVERSION_FAILED error (422).
+    """
+
+    code = "CONVERSION_FAILED"
+
+    def __init__(self, target_format: str, reason: str) -> None:
+        self.details = {"originalFormat": "md", "targetFormat": target_format}
+        super().__init__(f"Could not export the document as {target_format}: {reason}")
+
+
+def format_timestamp(moment: datetime) -> str:
+    """ISO 8601 in UTC with a `Z`, to the second, as the API shows timestamps."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
+    """Label/value pairs of the title block, in the order every format shows them.
+
+    Values are plain text; each renderer escapes them for its own output.
+    """
+    return [
+        ("Organization", meta.organization_name),
+        ("Document", meta.document_title),
+        ("Document type", meta.document_type),
+        ("Version", str(meta.version)),
+        ("Stage", meta.stage.capitalize()),
+        ("Created (UTC)", format_timestamp(meta.created_at)),
+        ("Last updated (UTC)", format_timestamp(meta.updated_at)),
+        ("Content SHA-256", meta.content_sha256),
+        ("Ruleset version", meta.ruleset_version),
+    ]
+
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slugify_ascii(value: str, *, fallback: str = "document") -> str:
+    """Lowercase ASCII letters, digits and hyphens only.
+
+    Download names end up in a Content-Disposition header and on the user's disk: quotes,
+    slashes, control characters or non-ASCII letters there invite header injection, path
+    tricks and mangled names in some browsers, so they are folded away (`Ł` has no
+    decomposition and is dropped; `ü` becomes `u`).
+    """
+    ascii_text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    slug = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")[:60].strip("-")
+    return slug or fallback
+
+
+def export_filename(meta: ExportMeta, extension: str) -> str:
+    """`<type>-v<version>.<extension>`, e.g. `dpia-v3.pdf`."""
+    return f"{slugify_ascii(meta.document_type)}-v{int(meta.version)}.{extension}"

@@ -1,0 +1,168 @@
+"""The `openai` provider: LangChain's ChatOpenAI writes each section's narrative.
+
+The template skeleton fixes the structure: the model rewrites the body of each section and
+must keep every heading line. Whatever it drops is put back from the template text by
+`ensure_checklist`, so a model can never remove a legally required item. Any
+OpenAI-compatible endpoint works (OPENAI_BASE_URL).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+
+from legal_documents.composition import document_skeleton, ensure_checklist
+from legal_documents.composition.skeleton import SectionDraft
+from legal_documents.providers.base import (
+    ChunkCallback,
+    EditResult,
+    ProviderError,
+    TransientProviderError,
+    WritingRequest,
+)
+
+WRITER_INSTRUCTIONS = """You are an experienced EU data protection lawyer writing a GDPR \
+document for a Data Protection Officer. You receive one section of the document in \
+Markdown. Rewrite it as polished, precise, professional prose, grounded only in the facts \
+given in the section and in the organization's sources. Rules:
+- Keep every heading line exactly as given (same level, same text), in the same order.
+- Keep every fact, figure, date, deadline and article reference; invent no facts.
+- Keep every "**[To be completed]**" marker where information is missing.
+- Keep tables as Markdown tables. Answer with the Markdown of the section only."""
+
+EDITOR_INSTRUCTIONS = """You are an experienced EU data protection lawyer editing a GDPR \
+document in Markdown for a Data Protection Officer. Apply the requested change and return \
+the whole document in Markdown. Keep every heading line of a legally required item, and \
+every fact you were not asked to change. Answer with the Markdown only."""
+
+
+def _transient_errors() -> tuple[type[BaseException], ...]:
+    import httpx
+    import openai
+
+    return (
+        openai.APITimeoutError,
+        openai.APIConnectionError,
+        openai.RateLimitError,
+        openai.InternalServerError,
+        httpx.TimeoutException,
+        httpx.TransportError,
+    )
+
+
+class OpenAIProvider:
+    name = "openai"
+
+    def __init__(self, *, model: str, api_key: str, base_url: str | None, timeout: float) -> None:
+        self.model = model
+        self.api_key = api_key
+        self.base_url = base_url
+        self.timeout = timeout
+
+    @classmethod
+    def from_settings(cls) -> OpenAIProvider:
+        return cls(
+            model=settings.LLM_MODEL,
+            api_key=settings.OPENAI_API_KEY or "",
+            base_url=settings.OPENAI_BASE_URL,
+            timeout=settings.LLM_TIMEOUT_SECONDS,
+        )
+
+    def _chat(self) -> Any:
+        from langchain_openai import ChatOpenAI
+
+        return ChatOpenAI(
+            model=self.model,
+            api_key=self.api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=0,  # Celery retries the whole job with backoff
+            streaming=True,
+            temperature=0.2,
+        )
+
+    def _stream(self, messages: list[tuple[str, str]], on_chunk: ChunkCallback | None) -> str:
+        import openai
+
+        pieces: list[str] = []
+        try:
+            for chunk in self._chat().stream(messages):
+                text = chunk.content if isinstance(chunk.content, str) else ""
+                if text:
+                    pieces.append(text)
+                    if on_chunk is not None:
+                        on_chunk(text)
+        except _transient_errors() as error:
+            raise TransientProviderError(
+                "PROVIDER_UNAVAILABLE", f"Language model: {error}"
+            ) from error
+        except openai.OpenAIError as error:
+            raise ProviderError("PROVIDER_ERROR", f"Language model refused: {error}") from error
+        return "".join(pieces)
+
+    def write_document(self, request: WritingRequest, on_chunk: ChunkCallback | None = None) -> str:
+        skeleton = document_skeleton(
+            request.document_type,
+            request.inputs,
+            request.answers,
+            request.finalize_answers,
+            organization_name=request.organization_name,
+            sources=request.sources,
+            now=request.now,
+        )
+        written = [skeleton.front_matter]
+        for section in skeleton.sections:
+            text = self._stream(self._section_messages(section, request), on_chunk)
+            written.append(_keep_section_heading(section, text))
+            if on_chunk is not None:
+                on_chunk("\n\n")
+        if skeleton.annex:
+            written.append(skeleton.annex)
+        markdown = "\n\n".join(part.strip() for part in written if part.strip()) + "\n"
+        return ensure_checklist(
+            document_type=request.document_type,
+            markdown=markdown,
+            fallback_markdown=skeleton.markdown,
+        )
+
+    def edit_document(
+        self,
+        markdown: str,
+        message: str,
+        request: WritingRequest,
+        on_chunk: ChunkCallback | None = None,
+    ) -> EditResult:
+        edited = self._stream(
+            [
+                ("system", EDITOR_INSTRUCTIONS),
+                ("user", f"{markdown}\n\n---\nRequested change: {message}"),
+            ],
+            on_chunk,
+        )
+        if not edited.strip():
+            return EditResult(
+                markdown=None, reply="The language model returned no text; nothing changed."
+            )
+        return EditResult(markdown=edited.strip() + "\n", reply="Applied the requested change.")
+
+    @staticmethod
+    def _section_messages(section: SectionDraft, request: WritingRequest) -> list[tuple[str, str]]:
+        sources = "\n".join(_source_lines(request))
+        user = section.markdown
+        if sources:
+            user += f"\n\n---\nSources of the organization (cite by file name):\n{sources}"
+        return [("system", WRITER_INSTRUCTIONS), ("user", user)]
+
+
+def _source_lines(request: WritingRequest) -> Iterable[str]:
+    for source in request.sources:
+        yield f"- {source.file_name}: {source.excerpt}"
+
+
+def _keep_section_heading(section: SectionDraft, text: str) -> str:
+    """A model that dropped the section heading gets it back (the items are checked later)."""
+    if section.heading.strip() not in text:
+        return f"{section.heading}\n\n{text.strip()}"
+    return text.strip()

@@ -1,0 +1,23 @@
+"""The default provider: offline and deterministic, writing from the inputs and the rules."""
+
+from __future__ import annotations
+
+from legal_documents.providers.base import ChunkCallback, EditResult, WritingRequest
+
+
+class TemplateProvider:
+    name = "template"
+
+    def write_document(self, request: WritingRequest, on_chunk: ChunkCallback | None = None) -> str:
+        return request.template_markdown()
+
+    def edit_document(
+        self,
+        markdown: str,
+        message: str,
+        request: WritingRequest,
+        on_chunk: ChunkCallback | None = None,
+    ) -> EditResult:
+        from legal_documents.editing import apply_edit_instruction
+
+        return apply_edit_instruction(markdown, message)

@@ -1,0 +1,172 @@
+"""Request and response shapes of the legal document endpoints (camelCase, API.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from common.fields import BoundedTextField
+from legal_documents.composition import completeness_report
+from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from legal_documents.models import LegalDocument, Status
+from legal_documents.services.jobs import estimated_completion
+
+
+def iso(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+class DocumentTypeField(serializers.ChoiceField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=sorted(DOCUMENT_TYPES), **kwargs)
+
+
+class CreateDocumentSerializer(serializers.Serializer):
+    """The create body: `documentType` plus the fields that type declares.
+
+    Validation is delegated to the type's own input serializer, so the schema of every type
+    lives in its module (legal_documents/doctypes/).
+    """
+
+    documentType = DocumentTypeField()  # noqa: N815
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        spec = get_document_type(attrs["documentType"])
+        body = {key: value for key, value in self.initial_data.items() if key != "documentType"}
+        type_serializer = spec.input_serializer(data=body)
+        type_serializer.is_valid(raise_exception=True)
+        unknown = sorted(set(body) - set(type_serializer.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {name: [f"Unknown field for {spec.name}."] for name in unknown}
+            )
+        attrs["inputs"] = _json_ready(type_serializer.validated_data)
+        return attrs
+
+
+def _json_ready(value: Any) -> Any:
+    """Validated data may hold UUIDs, dates and datetimes; the inputs column stores JSON."""
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ComplianceSummarySerializer(serializers.Serializer):
+    complete = serializers.BooleanField()
+    missing = serializers.ListField(child=serializers.CharField())
+
+
+class ContentSerializer(serializers.Serializer):
+    markdown = serializers.CharField()
+    html = serializers.CharField()
+    text = serializers.CharField()
+
+
+class DocumentSerializer(serializers.ModelSerializer):
+    """The get response; `content` is null until the document has content."""
+
+    documentType = serializers.CharField(source="document_type")  # noqa: N815
+    status = serializers.CharField()
+    stage = serializers.CharField()
+    version = serializers.IntegerField()
+    rulesetVersion = serializers.CharField(source="ruleset_version")  # noqa: N815
+    clientCompanyId = serializers.UUIDField(source="client_company_id", allow_null=True)  # noqa: N815
+    dpoUserId = serializers.IntegerField(source="creator_id")  # noqa: N815
+    inputs = serializers.JSONField()
+    content = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
+    compliance = serializers.SerializerMethodField()
+    createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
+    updatedAt = serializers.DateTimeField(source="updated_at")  # noqa: N815
+    completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)  # noqa: N815
+    estimatedCompletionTime = serializers.SerializerMethodField()  # noqa: N815
+
+    class Meta:
+        model = LegalDocument
+        fields = [
+            "id", "documentType", "status", "stage", "version", "rulesetVersion",
+            "clientCompanyId", "dpoUserId", "inputs", "content", "error", "compliance",
+            "createdAt", "updatedAt", "completedAt", "estimatedCompletionTime",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field(ContentSerializer(allow_null=True))
+    def get_content(self, document: LegalDocument) -> dict[str, str] | None:
+        if document.status != Status.COMPLETED or not document.has_content:
+            return None
+        return {
+            "markdown": document.content_markdown,
+            "html": document.content_html,
+            "text": document.content_text,
+        }
+
+    @extend_schema_field(ErrorSerializer(allow_null=True))
+    def get_error(self, document: LegalDocument) -> dict[str, str] | None:
+        if document.status != Status.FAILED:
+            return None
+        return {"code": document.error_code, "message": document.error_message}
+
+    @extend_schema_field(ComplianceSummarySerializer(allow_null=True))
+    def get_compliance(self, document: LegalDocument) -> dict[str, Any] | None:
+        if not document.has_content:
+            return None
+        report = completeness_report(
+            document_type=get_document_type(document.document_type),
+            markdown=document.content_markdown,
+        )
+        return {"complete": report.complete, "missing": list(report.missing)}
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_estimatedCompletionTime(self, document: LegalDocument) -> str | None:  # noqa: N802
+        return estimated_completion(document)
+
+
+class DocumentListItemSerializer(DocumentSerializer):
+    """List items omit the content (fetch one document for it)."""
+
+    class Meta(DocumentSerializer.Meta):
+        fields = [
+            name for name in DocumentSerializer.Meta.fields if name not in {"content", "inputs"}
+        ]
+        read_only_fields = fields
+
+
+class CreatedDocumentSerializer(DocumentSerializer):
+    class Meta(DocumentSerializer.Meta):
+        fields = [
+            "id", "documentType", "status", "stage", "version", "rulesetVersion",
+            "createdAt", "estimatedCompletionTime",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class ListFiltersSerializer(serializers.Serializer):
+    documentType = DocumentTypeField(required=False)  # noqa: N815
+    status = serializers.ChoiceField(choices=Status.choices, required=False)
+
+
+class ComplianceItemSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    article = serializers.CharField()
+    requirement = serializers.CharField()
+    status = serializers.ChoiceField(choices=["present", "missing"])
+    section = serializers.CharField()
+
+
+class ComplianceReportSerializer(serializers.Serializer):
+    documentType = serializers.CharField()  # noqa: N815
+    rulesetVersion = serializers.CharField()  # noqa: N815
+    complete = serializers.BooleanField()
+    items = ComplianceItemSerializer(many=True)
+
+
+class ManualEditSerializer(serializers.Serializer):
+    markdown = BoundedTextField(allow_blank=False)
+    changeReason = BoundedTextField(max_length=500, allow_blank=False)  # noqa: N815

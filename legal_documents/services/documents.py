@@ -1,0 +1,161 @@
+"""Creating documents and running their generation jobs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import Actor, record_event
+from common.errors import ApiError
+from legal_documents.composition import SourceRef
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import LegalDocument, Stage
+from legal_documents.providers import ProviderError, WritingRequest, get_provider
+from legal_documents.services import jobs
+from organizations.models import ClientCompany, Membership
+
+logger = logging.getLogger(__name__)
+
+
+def _enqueue_generation(document_id: str, job_id: str) -> None:
+    from legal_documents.tasks import generate_document_task
+
+    generate_document_task.delay(document_id, job_id)
+
+
+def resolve_client_company(
+    *, membership: Membership, client_company_id: Any
+) -> ClientCompany | None:
+    if client_company_id is None:
+        return None
+    company = ClientCompany.objects.filter(
+        pk=client_company_id, organization=membership.organization
+    ).first()
+    if company is None:
+        raise ApiError(
+            "VALIDATION_ERROR",
+            "The request is not valid.",
+            details={"clientCompanyId": ["No client company with this id in your organization."]},
+        )
+    return company
+
+
+@transaction.atomic
+def legal_document_create(
+    *, membership: Membership, document_type: str, inputs: dict[str, Any], actor: Actor
+) -> LegalDocument:
+    """Create a document in `processing` and enqueue its generation after commit.
+
+    `inputs` are the type serializer's validated data (JSON-ready). Raises ApiError
+    VALIDATION_ERROR for a client company of another organization and GENERATION_LIMIT
+    (429) when the organization already runs its maximum of generations.
+    """
+    spec = get_document_type(document_type)
+    company = resolve_client_company(
+        membership=membership, client_company_id=inputs.get("clientCompanyId")
+    )
+    jobs.claim_generation_slot(membership.organization)
+    document = LegalDocument(
+        organization=membership.organization,
+        creator=membership.user,
+        client_company=company,
+        document_type=spec.name,
+        ruleset_version=spec.ruleset_version,
+        inputs=inputs,
+        provider=get_provider().name,
+    )
+    jobs.start_job(
+        document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=_enqueue_generation
+    )
+    record_event(
+        organization=membership.organization,
+        actor=actor,
+        action="document.create",
+        object_type="document",
+        object_id=document.pk,
+        details={"documentType": spec.name},
+    )
+    return document
+
+
+def writing_request(document: LegalDocument) -> WritingRequest:
+    """What a provider needs to write this document now."""
+    inputs = dict(document.inputs)
+    if document.client_company_id:
+        company = document.client_company
+        inputs["companyName"] = company.name
+        inputs["companyDetails"] = company.details
+    return WritingRequest(
+        document_type=get_document_type(document.document_type),
+        inputs=inputs,
+        answers={key: value["answer"] for key, value in (document.answers or {}).items()},
+        finalize_answers=document.finalize_answers or {},
+        organization_name=document.organization.name,
+        sources=relevant_sources(document),
+        now=timezone.now(),
+    )
+
+
+def relevant_sources(document: LegalDocument) -> list[SourceRef]:
+    """The organization's uploaded assets most relevant to this document (may be none)."""
+    try:
+        from assets.grounding import sources_for_document
+    except ImportError:
+        return []
+    return sources_for_document(document)
+
+
+REASONS = {
+    jobs.JobKind.CREATE: "Generated",
+    jobs.JobKind.DRAFT: "Draft regenerated with the questionnaire answers",
+    jobs.JobKind.FINALIZE: "Finalized",
+}
+
+
+def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
+    """Write the document with its provider and complete the job.
+
+    Idempotent: a job that is no longer current is skipped. ProviderError fails the
+    document with its code; TransientProviderError propagates so that the task retries.
+    """
+    document = (
+        LegalDocument.objects.select_related("organization", "client_company")
+        .filter(pk=document_id)
+        .first()
+    )
+    if document is None or str(document.job_id) != job_id:
+        return None
+    elapsed = jobs.measure()
+    provider = get_provider(document.provider or None)
+    stream_id = f"generation-{job_id}"
+    on_chunk = _streamer(document_id, stream_id) if provider.name != "template" else None
+    try:
+        markdown = provider.write_document(writing_request(document), on_chunk=on_chunk)
+    except ProviderError as error:
+        if error.__class__ is ProviderError:
+            return jobs.fail_job(
+                document_id=document_id, job_id=job_id, code=error.code, message=error.message
+            )
+        raise
+    return jobs.complete_job(
+        document_id=document_id,
+        job_id=job_id,
+        markdown=markdown,
+        author_id=document.creator_id,
+        reason=REASONS.get(document.job_kind, "Generated"),
+        duration_seconds=elapsed(),
+    )
+
+
+def _streamer(document_id: str, thread_id: str):  # type: ignore[no-untyped-def]
+    from legal_documents import events
+
+    def send(text: str) -> None:
+        events.send_message_response(
+            document_id=document_id, thread_id=thread_id, message_id=thread_id, content=text
+        )
+
+    return send

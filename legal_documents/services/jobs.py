@@ -1,0 +1,240 @@
+"""Starting, completing and failing the asynchronous work on a document.
+
+Every piece of work (create, draft, finalize, iterate) is a *job*: the document is set to
+`processing` with a fresh `job_id` and a Celery task is enqueued after commit. Only the
+task carrying the current `job_id` may complete or fail the document, so a redelivered or
+superseded task changes nothing (idempotency). At most MAX_CONCURRENT_GENERATIONS jobs run
+per organization, counted under a row lock on the organization (no race).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import ApiError
+from legal_documents import events
+from legal_documents.models import LegalDocument, Status
+from legal_documents.rendering import markdown_to_text, render_html_page
+from legal_documents.versioning import record_version, sha256_text
+from organizations.models import Organization
+
+logger = logging.getLogger(__name__)
+
+MAX_CONTENT_LENGTH = 100_000
+DEFAULT_DURATIONS = {"template": 1.0, "openai": 60.0}
+
+
+class JobKind:
+    CREATE = "create"
+    DRAFT = "draft"
+    FINALIZE = "finalize"
+    ITERATE = "iterate"
+
+
+def claim_generation_slot(organization: Organization) -> None:
+    """Raise GENERATION_LIMIT when the organization already runs its maximum of jobs.
+
+    Must run inside the transaction that then marks a document `processing`: the row lock
+    on the organization makes the count and the claim one atomic step.
+    """
+    Organization.objects.select_for_update().filter(pk=organization.pk).first()
+    running = LegalDocument.objects.filter(
+        organization=organization, status=Status.PROCESSING
+    ).count()
+    limit = settings.MAX_CONCURRENT_GENERATIONS
+    if running >= limit:
+        raise ApiError(
+            "GENERATION_LIMIT",
+            f"At most {limit} documents can be generated at once per organization; "
+            "retry when one has finished.",
+            status_code=429,
+            details={"running": running, "limit": limit},
+            headers={"Retry-After": "5"},
+        )
+
+
+def start_job(
+    document: LegalDocument,
+    *,
+    kind: str,
+    stage: str,
+    enqueue: Callable[[str, str], None],
+) -> LegalDocument:
+    """Mark the document processing with a new job and enqueue `enqueue(id, job_id)` on commit.
+
+    The caller holds a transaction and has claimed a generation slot when the job generates.
+    """
+    document.status = Status.PROCESSING
+    document.stage = stage
+    document.job_id = uuid.uuid4()
+    document.job_kind = kind
+    document.processing_started_at = timezone.now()
+    document.error_code = document.error_message = ""
+    document.save()
+    document_id, job_id = str(document.pk), str(document.job_id)
+    transaction.on_commit(lambda: enqueue(document_id, job_id))
+    transaction.on_commit(lambda: _announce(document_id))
+    return document
+
+
+def _announce(document_id: str) -> None:
+    document = LegalDocument.objects.filter(pk=document_id).first()
+    if document is not None:
+        events.send_document_status(
+            document_id=document.pk,
+            status=document.status,
+            stage=document.stage,
+            version=document.version,
+        )
+
+
+def current_job(document_id: str, job_id: str) -> LegalDocument | None:
+    """The document locked for update if `job_id` is still its running job, else None."""
+    document = (
+        LegalDocument.objects.select_for_update()
+        .select_related("organization")
+        .filter(pk=document_id)
+        .first()
+    )
+    if document is None or document.status != Status.PROCESSING or str(document.job_id) != job_id:
+        return None
+    return document
+
+
+def complete_job(
+    *,
+    document_id: str,
+    job_id: str,
+    markdown: str | None,
+    author_id: int | None,
+    reason: str,
+    duration_seconds: float | None = None,
+) -> LegalDocument | None:
+    """Store the new content as the next version and mark the job completed.
+
+    `markdown=None` completes without a new version (an iteration that changed nothing).
+    Content over 100,000 characters fails the job with CONTENT_TOO_LONG instead.
+    """
+    with transaction.atomic():
+        document = current_job(document_id, job_id)
+        if document is None:
+            logger.info("job %s of document %s is no longer current; skipped", job_id, document_id)
+            return None
+        if markdown is not None and len(markdown) > MAX_CONTENT_LENGTH:
+            return _fail(
+                document, "CONTENT_TOO_LONG", "The generated content is over 100,000 characters."
+            )
+        if markdown is not None:
+            set_content(document, markdown)
+        document.status = Status.COMPLETED
+        document.completed_at = timezone.now()
+        document.job_id = None
+        document.save()
+        if markdown is not None:
+            record_version(document=document, author_id=author_id, reason=reason)
+        document_pk = str(document.pk)
+        transaction.on_commit(lambda: _announce(document_pk))
+    if duration_seconds is not None:
+        remember_duration(document.provider, duration_seconds)
+    return document
+
+
+def set_content(document: LegalDocument, markdown: str) -> None:
+    """Content and its derived forms; the version number moves on."""
+    from legal_documents.doctypes.registry import get_document_type
+
+    title = get_document_type(document.document_type).title
+    document.content_markdown = markdown
+    document.content_html = render_html_page(markdown, title=title)
+    document.content_text = markdown_to_text(markdown)
+    document.content_sha256 = sha256_text(markdown)
+    document.version += 1
+
+
+def fail_job(
+    *, document_id: str, job_id: str | None, code: str, message: str
+) -> LegalDocument | None:
+    """Mark the job failed (only if it is still the current one; `job_id=None`: any job)."""
+    with transaction.atomic():
+        document = (
+            LegalDocument.objects.select_for_update().filter(pk=document_id).first()
+            if job_id is None
+            else current_job(document_id, job_id)
+        )
+        if document is None or document.status != Status.PROCESSING:
+            return None
+        return _fail(document, code, message)
+
+
+def _fail(document: LegalDocument, code: str, message: str) -> LegalDocument:
+    document.status = Status.FAILED
+    document.error_code = code
+    document.error_message = message[:2000]
+    document.job_id = None
+    document.completed_at = timezone.now()
+    document.save()
+    document_pk = str(document.pk)
+    transaction.on_commit(lambda: _announce(document_pk))
+    return document
+
+
+def fail_stale_jobs(*, older_than: timedelta) -> int:
+    """Fail every job processing for longer than `older_than` (workers lost, tasks lost)."""
+    cutoff = timezone.now() - older_than
+    stale = LegalDocument.objects.filter(
+        status=Status.PROCESSING, processing_started_at__lt=cutoff
+    ).values_list("pk", flat=True)
+    failed = 0
+    for document_id in list(stale):
+        if fail_job(
+            document_id=str(document_id),
+            job_id=None,
+            code="GENERATION_TIMEOUT",
+            message=f"The job did not finish within {int(older_than.total_seconds())} seconds.",
+        ):
+            failed += 1
+    return failed
+
+
+# --- estimated completion time ------------------------------------------------------------
+def _duration_key(provider: str) -> str:
+    return f"generation-duration:{provider}"
+
+
+def remember_duration(provider: str, seconds: float) -> None:
+    """Keep a moving average of job durations per provider (shared by all processes)."""
+    try:
+        previous = cache.get(_duration_key(provider))
+        average = seconds if previous is None else 0.8 * float(previous) + 0.2 * seconds
+        cache.set(_duration_key(provider), average, timeout=None)
+    except Exception:  # an estimate is never worth failing a job
+        logger.warning("could not record the duration of a %s job", provider, exc_info=True)
+
+
+def expected_duration(provider: str) -> float:
+    try:
+        value = cache.get(_duration_key(provider))
+    except Exception:
+        value = None
+    return float(value) if value is not None else DEFAULT_DURATIONS.get(provider, 30.0)
+
+
+def estimated_completion(document: LegalDocument) -> str | None:
+    if document.status != Status.PROCESSING or document.processing_started_at is None:
+        return None
+    eta = document.processing_started_at + timedelta(seconds=expected_duration(document.provider))
+    return eta.isoformat().replace("+00:00", "Z")
+
+
+def measure() -> Callable[[], float]:
+    started = time.monotonic()
+    return lambda: time.monotonic() - started

@@ -1,0 +1,1 @@
+"""Legal document endpoints, one module per concern, all on the `legal-documents` prefix."""

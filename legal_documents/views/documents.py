@@ -1,0 +1,82 @@
+"""Legal document endpoints: thin — validate, call a service, serialize."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.errors import ApiError
+from common.pagination import envelope_pagination
+from legal_documents import selectors, serializers
+from legal_documents.composition import completeness_report
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import LegalDocument
+from legal_documents.services import documents
+from organizations.access import request_actor, request_membership
+from organizations.viewsets import OrganizationScopedViewSet
+
+
+@extend_schema(tags=["legal documents"])
+class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet):
+    queryset = LegalDocument.objects.all()
+    serializer_class = serializers.DocumentSerializer
+    pagination_class = envelope_pagination("documents")
+    audit_object_type = "document"
+
+    @extend_schema(
+        request=serializers.CreateDocumentSerializer,
+        responses={201: serializers.CreatedDocumentSerializer},
+        description="Create a document of any type; generation runs asynchronously.",
+    )
+    def create(self, request: Request) -> Response:
+        body = serializers.CreateDocumentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        document = documents.legal_document_create(
+            membership=request_membership(request),
+            document_type=body.validated_data["documentType"],
+            inputs=body.validated_data["inputs"],
+            actor=request_actor(request),
+        )
+        return Response(
+            serializers.CreatedDocumentSerializer(document).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        parameters=[serializers.ListFiltersSerializer],
+        responses=serializers.DocumentListItemSerializer(many=True),
+    )
+    def list(self, request: Request) -> Response:
+        filters = serializers.ListFiltersSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        queryset = selectors.legal_document_list(
+            queryset=self.get_queryset(),
+            membership=request_membership(request),
+            filters=filters.validated_data,
+        )
+        page = self.paginate_queryset(queryset)
+        data = serializers.DocumentListItemSerializer(page, many=True).data
+        return self.get_paginated_response(data)
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        self.audit(action="read", obj=document)
+        return Response(self.get_serializer(document).data)
+
+    @extend_schema(responses=serializers.ComplianceReportSerializer)
+    @action(detail=True, methods=["get"])
+    def compliance(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        self.audit(action="read", obj=document, details={"view": "compliance"})
+        if not document.has_content:
+            raise ApiError(
+                "CONFLICT", "The document has no content yet; retry once it is completed.",
+                status_code=409,
+            )  # fmt: skip
+        report = completeness_report(
+            document_type=get_document_type(document.document_type),
+            markdown=document.content_markdown,
+        )
+        return Response(report.as_dict())

@@ -1,0 +1,145 @@
+"""Complete inputs and questionnaire answers per document type, shared by tests and bench."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+FIXED_NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+_COMMON: dict[str, Any] = {
+    "companyName": "Acme Analytics GmbH",
+    "companyDetails": "Hauptstrasse 1, 10115 Berlin, privacy@acme.example",
+    "dpoContact": "Jane Roe, dpo@acme.example",
+}
+_TRANSFER = {
+    "country": "United States",
+    "recipient": "CloudCo Inc.",
+    "safeguard": "standard-contractual-clauses",
+    "safeguardDetails": "SCC module 2, transfer impact assessment of 2026-01-10",
+}
+
+FULL_INPUTS: dict[str, dict[str, Any]] = {
+    "RECORD_OF_PROCESSING": {
+        **_COMMON,
+        "processingActivity": "Customer relationship management",
+        "purposes": ["Contract management", "Customer support"],
+        "legalBasis": ["contract"],
+        "dataSubjects": ["Customers", "Prospects"],
+        "dataCategories": ["Identification data", "Contact data", "Order history"],
+        "recipients": ["Customer support staff", "CRM hosting provider"],
+        "thirdCountryTransfers": [_TRANSFER],
+        "retentionPeriods": ["Contract data: 10 years after the end of the contract"],
+        "securityMeasures": ["Encryption at rest", "Role-based access control"],
+        "actsAsProcessor": False,
+        "employeeCount": 420,
+    },
+    "DPIA": {
+        **_COMMON,
+        "processingActivity": "Video analytics of visitors in shopping centres",
+        "dataFlow": "Cameras stream to an on-premise server; aggregates go to the cloud.",
+        "purposes": ["Footfall measurement", "Security of premises"],
+        "legalBasis": ["legitimate-interests"],
+        "legitimateInterests": "Securing premises and planning staff; balancing test annexed.",
+        "necessityJustification": "Counting by sensors alone cannot distinguish incidents.",
+        "dataCategories": ["Video images", "Movement patterns"],
+        "specialCategories": ["Biometric data"],
+        "dataSubjects": ["Visitors", "Employees"],
+        "approximateSubjects": 250_000,
+        "vulnerableSubjects": True,
+        "largeScale": True,
+        "systematicMonitoring": True,
+        "publicAreaMonitoring": True,
+        "profiling": False,
+        "automatedDecisions": False,
+        "innovativeTechnology": True,
+        "datasetMatching": False,
+        "preventsRightOrService": False,
+        "recipients": ["Security contractor"],
+        "thirdCountryTransfers": [_TRANSFER],
+        "retentionPeriods": ["Video: 72 hours", "Aggregates: 2 years"],
+        "securityMeasures": [
+            "AES-256 encryption at rest",
+            "Multi-factor authentication",
+            "Access logs reviewed weekly",
+            "Nightly backups",
+        ],
+        "dpoAdvice": "Proceed once the blurring of faces is deployed.",
+        "dataSubjectsConsulted": True,
+        "consultationSummary": "Staff representatives consulted on 2026-02-01.",
+    },
+    "PRIVACY_POLICY": {
+        **_COMMON,
+        "purposes": ["Running the newsletter", "Improving the website"],
+        "legalBasis": ["consent", "legitimate-interests"],
+        "legitimateInterests": "Measuring website audience to improve content.",
+        "dataCategories": ["E-mail address", "Browsing data"],
+        "recipients": ["Newsletter service provider"],
+        "thirdCountryTransfers": [_TRANSFER],
+        "retentionPeriods": ["Until you unsubscribe", "Browsing data: 13 months"],
+        "contactEmail": "privacy@acme.example",
+        "dataCollectedFromSubject": False,
+        "dataSources": ["Partner marketing lists"],
+        "statutoryRequirement": "Providing your e-mail is needed to receive the newsletter.",
+        "automatedDecisions": False,
+        "supervisoryAuthority": "the Berlin Commissioner for Data Protection",
+    },
+    "DATA_PROCESSING_AGREEMENT": {
+        "companyName": _COMMON["companyName"],
+        "companyDetails": _COMMON["companyDetails"],
+        "processorName": "CloudCo Inc.",
+        "processorDetails": "1 Market St, San Francisco",
+        "subjectMatter": "Hosting of the CRM",
+        "duration": "For the term of the main services agreement",
+        "processingNature": "Storage, backup and technical support",
+        "purposes": ["Provision of the CRM service"],
+        "dataCategories": ["Contact data", "Order history"],
+        "dataSubjects": ["Customers"],
+        "securityMeasures": ["Encryption at rest", "ISO 27001 certified data centres"],
+        "subprocessors": ["BackupCo (EU), backups"],
+        "subprocessorAuthorisation": "general",
+        "objectionPeriodDays": 30,
+        "thirdCountryTransfers": [_TRANSFER],
+    },
+    "BREACH_NOTIFICATION": {
+        **_COMMON,
+        "discoveredAt": "2026-03-01T08:30:00Z",
+        "breachNature": "A laptop with customer exports was stolen.",
+        "breachTypes": ["confidentiality"],
+        "dataCategories": ["Contact data", "Bank account numbers"],
+        "specialCategories": False,
+        "approximateSubjects": 1200,
+        "approximateRecords": 1500,
+        "likelyConsequences": "Phishing and fraud attempts against customers.",
+        "measuresTaken": ["Remote wipe requested", "Passwords reset"],
+        "measuresProposed": ["Full-disk encryption on all laptops"],
+        "encrypted": False,
+    },
+    "DATA_SUBJECT_REQUEST_FORM": {
+        **_COMMON,
+        "requesterName": "John Doe",
+        "requesterContact": "john@example.org",
+        "receivedAt": "2026-01-31",
+        "rightsInvoked": ["access", "erasure"],
+        "identityVerification": "We match the e-mail address to the customer account.",
+        "supervisoryAuthority": "the Berlin Commissioner for Data Protection",
+    },
+}
+
+FULL_ANSWERS: dict[str, dict[str, Any]] = {
+    "RECORD_OF_PROCESSING": {"hasJointControllers": False, "recordFormat": "Electronic"},
+    "DPIA": {
+        "dataMinimisation": True,
+        "dpoOpinion": "Favourable with reservations",
+        "dataSubjectsConsulted": True,
+        "consultationSummary": "Works council consulted on 2026-02-01; no objection.",
+        "nextReviewDate": "2027-03-01",
+    },
+    "PRIVACY_POLICY": {"rightsRequestChannel": "E-mail"},
+    "DATA_PROCESSING_AGREEMENT": {
+        "processorInEu": False,
+        "transferMechanism": "Standard contractual clauses",
+    },
+    "BREACH_NOTIFICATION": {"informationComplete": True},
+    "DATA_SUBJECT_REQUEST_FORM": {"actingOnBehalf": False},
+}
