@@ -30,7 +30,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 bench: install
-	$(BIN)/python -m bench.run
+	$(BIN)/python -m config.launcher bench $(BENCH)
 
 clean-data:
 	rm -rf .data

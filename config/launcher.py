@@ -2,6 +2,7 @@
 
     python -m config.launcher run    # migrate, demo data, then web + worker + beat
     python -m config.launcher test [pytest args]
+    python -m config.launcher bench [benchmark names]
 
 Embedded PostgreSQL and Redis (when DATABASE_URL / REDIS_URL are unset) are started first
 and stopped at the end, after the processes that use them. honcho supervises the processes:
@@ -102,13 +103,30 @@ def test(pytest_arguments: list[str]) -> int:
             embedded.stop_embedded_services(data_dir)
 
 
+def bench(arguments: list[str]) -> int:
+    """Run `bench/run.py` on its own embedded stack (DATA_DIR .data/bench)."""
+    data_dir = _data_dir(BASE_DIR / ".data" / "bench")
+    os.environ["DATA_DIR"] = str(data_dir)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.base"}
+    embedded_started = _start_embedded(data_dir)
+    try:
+        command = [PYTHON, "-m", "bench.run", *arguments]
+        return subprocess.run(command, cwd=BASE_DIR, env=env, check=False).returncode
+    finally:
+        if embedded_started:
+            from config import embedded
+
+            embedded.stop_embedded_services(data_dir)
+
+
+COMMANDS = {"run": lambda arguments: run(), "test": test, "bench": bench}
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test"}:
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__)
         return 2
-    if argv[0] == "run":
-        return run()
-    return test(argv[1:])
+    return COMMANDS[argv[0]](argv[1:])
 
 
 if __name__ == "__main__":

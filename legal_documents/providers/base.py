@@ -22,9 +22,13 @@ class ProviderError(Exception):
     """A permanent failure: the document becomes `failed` with this code and message."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+        # Both in args: the exception travels through Celery's (pickled) retry machinery.
+        super().__init__(code, message)
         self.code = code
         self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class TransientProviderError(ProviderError):
