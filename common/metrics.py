@@ -222,12 +222,12 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
 
 
-def start_worker_metrics_server(port: int) -> None:
+def start_worker_metrics_server(port: int, address: str = "0.0.0.0") -> None:  # noqa: S104
     """Serve this Celery worker's metrics (all its pool processes) on `port`, in a thread.
 
     Only for the internal network: the port is not published by docker-compose.
     """
-    start_http_server(port, registry=_process_metrics())  # type: ignore[arg-type]
+    start_http_server(port, addr=address, registry=_process_metrics())  # type: ignore[arg-type]
     logger.info("worker metrics served", extra={"port": port})
 
 

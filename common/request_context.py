@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Callable
 
+from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
 from config.logging import bind_context, clear_context
@@ -24,6 +25,7 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _ACCEPTABLE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 logger = logging.getLogger("legaldocs.request")
+_PROBE_PATHS = {"/healthz", "/metrics"}
 
 
 def request_id_for(request: HttpRequest) -> str:
@@ -59,19 +61,28 @@ class RequestContextMiddleware:
         request.request_id = request_id  # type: ignore[attr-defined]
         bind_context(request_id=request_id)
         started = time.perf_counter()
-        try:
-            response = self.get_response(request)
-            bind_organization(organization_id_of(request))
-            response[REQUEST_ID_HEADER] = request_id
-            logger.info(
-                "request.finished",
-                extra={
-                    "method": request.method,
-                    "path": request.path,
-                    "status": response.status_code,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                },
-            )
-            return response
-        finally:
-            clear_context()
+        response = self.get_response(request)
+        bind_organization(organization_id_of(request))
+        response[REQUEST_ID_HEADER] = request_id
+        # Health checks and scrapes come every few seconds; they are not worth a line each.
+        level = logging.DEBUG if request.path in _PROBE_PATHS else logging.INFO
+        logger.log(
+            level,
+            "request.finished",
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            },
+        )
+        # The context stays bound until the response is closed: Django logs errors
+        # ("Not Found", "Internal Server Error") after the middleware has returned.
+        return response
+
+
+def _clear_context_after_response(**_: object) -> None:
+    clear_context()
+
+
+request_finished.connect(_clear_context_after_response, dispatch_uid="request-context-clear")

@@ -20,9 +20,12 @@ def iso(value: Any) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
 
+DOCUMENT_TYPE_CHOICES = sorted(DOCUMENT_TYPES)
+
+
 class DocumentTypeField(serializers.ChoiceField):
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(choices=sorted(DOCUMENT_TYPES), **kwargs)
+        super().__init__(choices=DOCUMENT_TYPE_CHOICES, **kwargs)
 
 
 class CreateDocumentSerializer(serializers.Serializer):

@@ -153,6 +153,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["common.schema.canonical_api_paths"],
+    "ENUM_NAME_OVERRIDES": {
+        "DocumentTypeEnum": "legal_documents.serializers.DOCUMENT_TYPE_CHOICES",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------------------

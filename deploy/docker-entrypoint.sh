@@ -1,0 +1,54 @@
+#!/bin/sh
+# Entry point of the application image. One image, one role per container:
+#   web [--migrate]     uvicorn, WEB_CONCURRENCY workers (--migrate: migrate first; for a
+#                       single machine without the `migrate` one-shot service)
+#   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks;
+#                       default WORKER_QUEUE, which the health check also reads),
+#                       CELERY_WORKER_CONCURRENCY processes
+#   beat                the Celery scheduler (exactly one in the whole deployment)
+#   migrate             apply database migrations, then exit
+#   anything else       run as given (e.g. `python manage.py create_api_key ...`)
+set -eu
+
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+    # Samples of a previous run of this container must not be added to the new ones.
+    rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+    mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+fi
+
+role="${1:-web}"
+case "$role" in
+    web)
+        if [ "${2:-}" = "--migrate" ]; then
+            python manage.py migrate --no-input
+        fi
+        # --proxy-headers: the client address of the audit trail and of the /metrics check
+        # is the one the proxy saw, taken only from FORWARDED_ALLOW_IPS.
+        exec uvicorn config.asgi:application \
+            --host 0.0.0.0 --port 8000 \
+            --workers "${WEB_CONCURRENCY:-2}" \
+            --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-*}" \
+            --no-access-log --lifespan off
+        ;;
+    worker)
+        queue="${2:-${WORKER_QUEUE:?usage: worker QUEUE (generation, ingestion or webhooks)}}"
+        exec celery -A config worker \
+            --queues "$queue" \
+            --hostname "$queue@%h" \
+            --concurrency "${CELERY_WORKER_CONCURRENCY:-2}" \
+            --loglevel "${LOG_LEVEL:-INFO}" \
+            --task-events \
+            --without-mingle
+        ;;
+    beat)
+        exec celery -A config beat \
+            --loglevel "${LOG_LEVEL:-INFO}" \
+            --schedule "${DATA_DIR:-/app/data}/celerybeat-schedule"
+        ;;
+    migrate)
+        exec python manage.py migrate --no-input
+        ;;
+    *)
+        exec "$@"
+        ;;
+esac

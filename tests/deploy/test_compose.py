@@ -1,0 +1,126 @@
+"""docker-compose.yml: valid for Compose, and consistent with the settings it runs."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import jsonschema
+import pytest
+from django.conf import settings
+
+from tests.deploy.conftest import is_one_shot
+
+WORKER_SERVICES = {"worker-generation", "worker-ingestion", "worker-webhooks"}
+
+
+def test_the_compose_file_follows_the_compose_specification(compose, compose_schema):
+    errors = sorted(
+        jsonschema.Draft7Validator(compose_schema).iter_errors(compose), key=lambda e: e.path
+    )
+    assert [f"{list(error.path)}: {error.message}" for error in errors] == []
+
+
+def test_the_schema_check_would_catch_a_misspelt_key(compose, compose_schema):
+    broken = copy.deepcopy(compose)
+    broken["services"]["web"]["healthcheck"]["intervall"] = "30s"
+    assert not jsonschema.Draft7Validator(compose_schema).is_valid(broken)
+
+
+def test_it_runs_the_whole_stack(services):
+    assert set(services) >= {
+        "postgres", "redis", "minio", "minio-init", "migrate", "web", "beat", "proxy",
+        *WORKER_SERVICES,
+    }  # fmt: skip
+
+
+def test_every_long_running_service_has_a_health_check(services):
+    for name, service in services.items():
+        if is_one_shot(service):
+            continue
+        healthcheck = service.get("healthcheck", {})
+        assert healthcheck.get("test") and not healthcheck.get("disable"), name
+        assert {"interval", "timeout", "retries"} <= set(healthcheck), name
+
+
+def test_one_shot_services_are_awaited_until_they_complete(services):
+    one_shots = {name for name, service in services.items() if is_one_shot(service)}
+    assert one_shots == {"migrate", "minio-init"}
+    for name, service in services.items():
+        for dependency, rule in service.get("depends_on", {}).items():
+            expected = (
+                "service_completed_successfully" if dependency in one_shots else "service_healthy"
+            )
+            assert rule["condition"] == expected, f"{name} -> {dependency}"
+
+
+def test_no_application_process_starts_before_the_migrations(services):
+    for name in ["web", "beat", *WORKER_SERVICES]:
+        assert "migrate" in services[name]["depends_on"], name
+    assert services["migrate"]["command"] == ["migrate"]
+    assert set(services["migrate"]["depends_on"]) >= {"postgres"}
+
+
+def test_each_celery_queue_has_its_own_worker_service(services):
+    served = {services[name]["environment"]["WORKER_QUEUE"] for name in WORKER_SERVICES}
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert (
+        served
+        == set(settings.CELERY_WORKER_QUEUES)
+        == routed | {settings.CELERY_TASK_DEFAULT_QUEUE}
+    )
+    for name in WORKER_SERVICES:
+        assert services[name]["command"] == ["worker"]
+        assert "CELERY_WORKER_CONCURRENCY" in services[name]["environment"]
+
+
+def test_workers_and_web_can_be_scaled(services):
+    # `--scale` needs containers without a fixed name or host port.
+    for name in ["web", *WORKER_SERVICES]:
+        assert "container_name" not in services[name], name
+        assert "ports" not in services[name], name
+
+
+def test_only_the_proxy_is_reachable_from_outside(services):
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}
+
+
+def test_the_data_services_keep_their_data_in_volumes(compose, services):
+    for name, mount in [
+        ("postgres", "/var/lib/postgresql/data"),
+        ("redis", "/data"),
+        ("minio", "/data"),
+        ("beat", "/app/data"),
+    ]:
+        volumes = {entry.split(":")[0]: entry.split(":")[1] for entry in services[name]["volumes"]}
+        assert mount in volumes.values(), name
+        assert set(volumes) <= set(compose["volumes"]), name
+
+
+def test_redis_requires_a_password(services):
+    command = " ".join(services["redis"]["command"])
+    assert '--requirepass "$$REDIS_PASSWORD"' in command
+    assert services["redis"]["environment"]["REDIS_PASSWORD"].startswith("${REDIS_PASSWORD:?")
+    assert "REDIS_PASSWORD" in services["redis"]["healthcheck"]["test"][1]
+
+
+def test_application_containers_use_production_settings_and_the_env_file(services):
+    for name in ["migrate", "web", "beat", *WORKER_SERVICES]:
+        service = services[name]
+        assert service["env_file"] == ".env", name
+        assert service["environment"]["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
+        assert service["environment"]["PROMETHEUS_MULTIPROC_DIR"], name
+
+
+def test_images_are_pinned(services):
+    for name, service in services.items():
+        image = service.get("image", "")
+        if "build" in service:
+            continue
+        assert re.search(r":[\w.-]+$", image) and not image.endswith(":latest"), name
+
+
+@pytest.mark.parametrize("service", ["web", "worker-ingestion", "beat", "migrate"])
+def test_application_services_build_the_project_image(services, service):
+    assert services[service]["build"]["context"] == "."

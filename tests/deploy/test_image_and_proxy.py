@@ -1,0 +1,101 @@
+"""The Dockerfile, the entry point and the TLS proxy configuration."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+
+import pytest
+
+from tests.deploy.conftest import ROOT
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+
+
+def _stages() -> list[str]:
+    return re.split(r"^FROM ", DOCKERFILE, flags=re.MULTILINE)[1:]
+
+
+def test_the_image_is_built_in_two_stages_from_a_pinned_python():
+    assert len(_stages()) == 2
+    base = re.search(r"^ARG PYTHON_IMAGE=(\S+)$", DOCKERFILE, flags=re.MULTILINE).group(1)
+    assert re.fullmatch(r"python:3\.11\.\d+-slim(-\w+)?", base)
+
+
+def test_the_final_stage_has_no_compiler_and_runs_unprivileged():
+    final = _stages()[-1]
+    assert "build-essential" not in final and "apt-get install" not in final
+    assert re.search(r"^USER legaldocs$", final, flags=re.MULTILINE)
+    assert "COPY --from=builder /opt/venv /opt/venv" in final
+
+
+def test_the_image_installs_no_dev_extra_and_never_torch():
+    builder = _stages()[0]
+    assert re.search(r'pip install "\.\$\{EXTRAS:\+\[\$EXTRAS\]\}"', builder)
+    assert "pip show torch" in builder  # the build fails if anything pulled torch in
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    local = " ".join(extras["local"]).lower()
+    assert "torch" not in local and "sentence-transformers" not in local
+
+
+def test_the_docker_context_leaves_out_secrets_and_local_data():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".env", ".venv", ".data", ".git"} <= set(ignored)
+
+
+def test_the_entry_point_is_valid_shell_with_one_role_per_container():
+    script = ROOT / "deploy" / "docker-entrypoint.sh"
+    assert os.access(script, os.X_OK)
+    subprocess.run(["sh", "-n", str(script)], check=True)
+    text = script.read_text()
+    for role in ("web)", "worker)", "beat)", "migrate)"):
+        assert role in text
+    assert '--workers "${WEB_CONCURRENCY:-2}"' in text
+    assert '--concurrency "${CELERY_WORKER_CONCURRENCY:-2}"' in text
+
+
+def test_the_proxy_accepts_only_tls_1_2_and_1_3():
+    text = CADDYFILE.read_text()
+    assert re.search(r"^\s*protocols tls1\.2 tls1\.3$", text, flags=re.MULTILINE)
+    assert not re.search(r"tls1\.[01]\b", text)
+
+
+def test_the_proxy_hides_the_metrics_endpoint():
+    assert re.search(r"^\s*respond /metrics 404$", CADDYFILE.read_text(), flags=re.MULTILINE)
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="the caddy binary is not installed")
+@pytest.mark.parametrize(
+    "tls_setting", ["internal", "admin@example.com", "/certs/cert.pem /certs/key.pem"]
+)
+def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
+    env = {**os.environ, "SITE_ADDRESS": "docs.example.com", "CADDY_TLS": tls_setting}
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    server = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]
+    site_policies = [policy for policy in server["tls_connection_policies"] if policy]
+    assert site_policies
+    assert all(policy["protocol_min"] == "tls1.2" for policy in site_policies)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
+    subprocess.run(
+        ["sh", str(ROOT / "deploy" / "make-self-signed-cert.sh"), "docs.internal", str(tmp_path)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    text = subprocess.run(
+        ["openssl", "x509", "-in", str(tmp_path / "cert.pem"), "-noout", "-text"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "DNS:docs.internal" in text
+    assert oct((tmp_path / "key.pem").stat().st_mode & 0o777) == "0o600"

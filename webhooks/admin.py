@@ -1,0 +1,98 @@
+"""Admin: endpoints (secret shown once, on creation) and their delivery attempts (read-only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest
+
+from organizations.admin_scoping import OrganizationScopedAdmin
+from webhooks import services, ssrf
+from webhooks.endpoint_secrets import generate_secret
+from webhooks.events import DOCUMENT_EVENTS
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+
+
+class WebhookEndpointForm(forms.ModelForm):
+    url = forms.URLField(max_length=2000, assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        choices=[(event, event) for event in DOCUMENT_EVENTS],
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    class Meta:
+        model = WebhookEndpoint
+        fields = ["organization", "url", "events", "is_active"]
+
+    def clean_url(self) -> str:
+        url = self.cleaned_data["url"]
+        try:
+            ssrf.vet_url(url)
+        except ssrf.UnsafeTargetError as refusal:
+            raise forms.ValidationError(str(refusal)) from None
+        return url
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        organization = cleaned.get("organization")
+        if organization is not None and not services.organization_has_webhooks(organization):
+            self.add_error("organization", "Webhooks need the business or enterprise plan.")
+        return cleaned
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(OrganizationScopedAdmin):
+    form = WebhookEndpointForm
+    list_display = ["url", "organization", "events", "is_active", "created_at"]
+    list_filter = ["is_active"]
+    search_fields = ["url"]
+    list_select_related = ["organization"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # The subscribing organization is fixed once created.
+        return ["organization"] if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        secret = generate_secret()
+        obj.set_secret(secret)
+        super().save_model(request, obj, form, change)
+        messages.warning(
+            request,
+            f"Signing secret of {obj.url} (copy it now, it is not shown again): {secret}",
+        )
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(OrganizationScopedAdmin):
+    """Read-only: the attempts are a record of what was sent."""
+
+    organization_field = "endpoint__organization"
+    list_display = [
+        "created_at",
+        "endpoint",
+        "event",
+        "event_id",
+        "attempt",
+        "status",
+        "status_code",
+        "duration_ms",
+        "error",
+    ]
+    list_filter = ["status", "event"]
+    search_fields = ["event_id", "endpoint__url"]
+    list_select_related = ["endpoint"]
+    readonly_fields = [field.name for field in WebhookDelivery._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,58 @@
+"""What goes out to webhook receivers: the event names and the payload of a document event.
+
+The payload is the seed's, exactly: `{event, documentId, organizationId, timestamp, data}`
+with `data` carrying at least `documentType` and `status`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Final, NotRequired, TypedDict
+from uuid import UUID
+
+DOCUMENT_CREATED: Final = "document.created"
+DOCUMENT_DRAFTED: Final = "document.drafted"
+DOCUMENT_FINALIZED: Final = "document.finalized"
+DOCUMENT_UPDATED: Final = "document.updated"
+
+# Order as in API.md; endpoints subscribe to any subset.
+DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
+    DOCUMENT_CREATED,
+    DOCUMENT_DRAFTED,
+    DOCUMENT_FINALIZED,
+    DOCUMENT_UPDATED,
+)
+
+
+class DocumentEventData(TypedDict):
+    documentType: str
+    status: str
+    # Anything else the document code adds (stage, version, title...) travels along.
+    stage: NotRequired[str]
+    version: NotRequired[int]
+
+
+class DocumentEventPayload(TypedDict):
+    event: str
+    documentId: str
+    organizationId: str
+    timestamp: str
+    data: dict[str, Any]
+
+
+def document_event_payload(
+    *,
+    event: str,
+    document_id: UUID | str,
+    organization_id: UUID | str,
+    data: DocumentEventData | dict[str, Any],
+    timestamp: datetime,
+) -> DocumentEventPayload:
+    """The body sent to every receiver of one document event (JSON-serializable)."""
+    return {
+        "event": event,
+        "documentId": str(document_id),
+        "organizationId": str(organization_id),
+        "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
+        "data": dict(data),
+    }

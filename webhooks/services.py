@@ -1,0 +1,149 @@
+"""Writes of webhooks: registering and deleting endpoints, dispatching document events.
+
+`dispatch_document_event` is the one entry point for the document code: call it after the
+document's transaction has committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import ApiError
+from organizations.models import Organization, Plan
+from webhooks import ssrf
+from webhooks.endpoint_secrets import generate_secret
+from webhooks.events import DOCUMENT_EVENTS, DocumentEventData, document_event_payload
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+
+logger = logging.getLogger(__name__)
+
+PLANS_WITH_WEBHOOKS = frozenset({Plan.BUSINESS, Plan.ENTERPRISE})
+
+
+@dataclass(frozen=True)
+class RegisteredEndpoint:
+    endpoint: WebhookEndpoint
+    secret: str  # shown once, in the answer to the registration
+
+
+def organization_has_webhooks(organization: Organization) -> bool:
+    return organization.plan in PLANS_WITH_WEBHOOKS
+
+
+def require_webhooks_plan(organization: Organization) -> None:
+    """Raise 403 PLAN_REQUIRED unless the organization's plan includes webhooks."""
+    if not organization_has_webhooks(organization):
+        raise ApiError(
+            "PLAN_REQUIRED",
+            "Webhooks are available on the business and enterprise plans.",
+            status_code=403,
+            details={"plan": organization.plan, "requiredPlans": sorted(PLANS_WITH_WEBHOOKS)},
+        )
+
+
+def validate_target(url: str) -> None:
+    """Raise 400 VALIDATION_ERROR (details.url) when the SSRF guard refuses `url`."""
+    try:
+        ssrf.vet_url(url)
+    except ssrf.UnsafeTargetError as refusal:
+        raise ApiError(
+            "VALIDATION_ERROR", "The request is not valid.", details={"url": [str(refusal)]}
+        ) from None
+
+
+@transaction.atomic
+def webhook_endpoint_create(
+    *, organization: Organization, url: str, events: list[str]
+) -> RegisteredEndpoint:
+    """Register `url` for `events`; the new secret is returned once and stored encrypted.
+
+    Raises 403 PLAN_REQUIRED for free organizations, 400 VALIDATION_ERROR for an unknown
+    event or a URL the SSRF guard refuses (not https, or not resolving to public addresses).
+    """
+    require_webhooks_plan(organization)
+    unknown = sorted(set(events) - set(DOCUMENT_EVENTS))
+    if unknown or not events:
+        raise ApiError(
+            "VALIDATION_ERROR",
+            "The request is not valid.",
+            details={"events": [f"Unknown or missing events: {unknown}; use {DOCUMENT_EVENTS}."]},
+        )
+    validate_target(url)
+    secret = generate_secret()
+    endpoint = WebhookEndpoint(
+        organization=organization,
+        url=url,
+        events=[event for event in DOCUMENT_EVENTS if event in events],
+    )
+    endpoint.set_secret(secret)
+    endpoint.save()
+    return RegisteredEndpoint(endpoint=endpoint, secret=secret)
+
+
+@transaction.atomic
+def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
+    """Delete the endpoint and its delivery history; queued attempts then do nothing."""
+    endpoint.delete()
+
+
+def dispatch_document_event(
+    *,
+    document_id: uuid.UUID | str,
+    organization_id: uuid.UUID | str,
+    event: str,
+    data: DocumentEventData | dict[str, Any],
+) -> list[WebhookDelivery]:
+    """Queue `event` of a document for every active endpoint of the organization that wants it.
+
+    `data` must be JSON-serializable and carry at least `documentType` and `status`. Call it
+    after the document's transaction committed (e.g. from `transaction.on_commit`). Creates
+    one pending delivery per endpoint, all sharing one event id, and enqueues
+    `deliver_webhook_task` on the `webhooks` queue once this function's own rows are
+    committed. Nothing is sent for an organization whose plan has no webhooks. Raises
+    ValueError for an event name not in `webhooks.events.DOCUMENT_EVENTS` (a programming
+    error); never raises because of a receiver.
+    """
+    from webhooks.tasks import enqueue_delivery  # tasks imports delivery, which imports models
+
+    if event not in DOCUMENT_EVENTS:
+        raise ValueError(f"Unknown webhook event {event!r}; expected one of {DOCUMENT_EVENTS}")
+    organization = Organization.objects.filter(pk=organization_id).first()
+    if organization is None or not organization_has_webhooks(organization):
+        return []
+    endpoints = list(
+        WebhookEndpoint.objects.filter(
+            organization=organization, is_active=True, events__contains=[event]
+        )
+    )
+    if not endpoints:
+        return []
+    now = timezone.now()
+    payload = document_event_payload(
+        event=event,
+        document_id=document_id,
+        organization_id=organization.pk,
+        data=data,
+        timestamp=now,
+    )
+    event_id = f"msg_{uuid.uuid4().hex}"
+    with transaction.atomic():
+        deliveries = WebhookDelivery.objects.bulk_create(
+            WebhookDelivery(
+                endpoint=endpoint,
+                event_id=event_id,
+                event=event,
+                payload=payload,
+                attempt=1,
+                next_attempt_at=now,
+            )
+            for endpoint in endpoints
+        )
+        for delivery in deliveries:
+            transaction.on_commit(lambda delivery=delivery: enqueue_delivery(delivery))
+    return deliveries

@@ -1,0 +1,79 @@
+"""The webhook API: register, list, delete endpoints and read their delivery attempts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.pagination import envelope_pagination
+from organizations.viewsets import OrganizationScopedViewSet
+from webhooks import services
+from webhooks.models import WebhookEndpoint
+from webhooks.serializers import (
+    RegisteredWebhookEndpointSerializer,
+    WebhookDeliverySerializer,
+    WebhookEndpointCreateSerializer,
+    WebhookEndpointSerializer,
+)
+
+
+@extend_schema(tags=["webhooks"])
+class WebhookEndpointViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
+    """Endpoints of the caller's organization (business and enterprise plans).
+
+    Every member reads; admins and DPOs register and delete (the base refuses auditors).
+    """
+
+    queryset = WebhookEndpoint.objects.all()
+    serializer_class = WebhookEndpointSerializer
+    pagination_class = envelope_pagination("webhooks")
+    audit_object_type = "webhook"
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # authentication and roles first
+        services.require_webhooks_plan(self.organization)
+
+    def get_serializer_class(self) -> type:
+        if self.action == "create":
+            return WebhookEndpointCreateSerializer
+        if self.action == "deliveries":
+            return WebhookDeliverySerializer
+        return WebhookEndpointSerializer
+
+    @extend_schema(responses={201: RegisteredWebhookEndpointSerializer})
+    def create(self, request: Request) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        registered = services.webhook_endpoint_create(
+            organization=self.organization, **serializer.validated_data
+        )
+        self.audit(
+            action="create",
+            obj=registered.endpoint,
+            details={"url": registered.endpoint.url, "events": registered.endpoint.events},
+        )
+        body = RegisteredWebhookEndpointSerializer(
+            registered.endpoint, context={"secret": registered.secret}
+        ).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def destroy(self, request: Request, pk: str) -> Response:
+        endpoint = self.get_object()
+        details = {"url": endpoint.url, "events": endpoint.events}
+        endpoint_id = endpoint.pk
+        services.webhook_endpoint_delete(endpoint=endpoint)
+        self.audit(action="delete", object_id=endpoint_id, details=details)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=WebhookDeliverySerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=envelope_pagination("deliveries"))
+    def deliveries(self, request: Request, pk: str) -> Response:
+        """Every attempt to deliver to this endpoint, newest first."""
+        endpoint = self.get_object()
+        page = self.paginate_queryset(endpoint.deliveries.order_by("-created_at", "-attempt"))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
