@@ -115,3 +115,38 @@ def send_message_response(
 def send_message_finished(*, document_id: Any, thread_id: str) -> None:
     payload: MessageFinishedPayload = {"threadId": thread_id}
     _group_send(document_id, MESSAGE_RESPONSE_FINISHED, dict(payload))
+
+
+# --- webhooks -------------------------------------------------------------------------------
+DOCUMENT_CREATED = "document.created"
+DOCUMENT_DRAFTED = "document.drafted"
+DOCUMENT_FINALIZED = "document.finalized"
+DOCUMENT_UPDATED = "document.updated"
+
+
+def notify_webhooks(*, document: Any, event: str) -> None:
+    """Queue `event` for the organization's webhook endpoints once the transaction commits.
+
+    Best effort like the WebSocket frames: a webhook problem never fails the document's work.
+    """
+    from django.db import transaction
+
+    data = {
+        "documentType": document.document_type,
+        "status": document.status,
+        "stage": document.stage,
+        "version": document.version,
+    }
+    document_id, organization_id = str(document.pk), str(document.organization_id)
+
+    def dispatch() -> None:
+        from webhooks.services import dispatch_document_event
+
+        try:
+            dispatch_document_event(
+                document_id=document_id, organization_id=organization_id, event=event, data=data
+            )
+        except Exception:
+            logger.warning("could not queue %s for document %s", event, document_id, exc_info=True)
+
+    transaction.on_commit(dispatch)

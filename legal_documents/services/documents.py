@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from audit.services import Actor, record_event
 from common.errors import ApiError
+from legal_documents import events
 from legal_documents.composition import SourceRef
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument, Stage
@@ -70,6 +71,7 @@ def legal_document_create(
     jobs.start_job(
         document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=_enqueue_generation
     )
+    events.notify_webhooks(document=document, event=events.DOCUMENT_CREATED)
     record_event(
         organization=membership.organization,
         actor=actor,

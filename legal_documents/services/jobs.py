@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from common.errors import ApiError
 from legal_documents import events
-from legal_documents.models import LegalDocument, Status
+from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text
 from organizations.models import Organization
@@ -141,11 +141,21 @@ def complete_job(
         document.save()
         if markdown is not None:
             record_version(document=document, author_id=author_id, reason=reason)
+            events.notify_webhooks(document=document, event=_completion_event(document))
         document_pk = str(document.pk)
         transaction.on_commit(lambda: _announce(document_pk))
     if duration_seconds is not None:
         remember_duration(document.provider, duration_seconds)
     return document
+
+
+def _completion_event(document: LegalDocument) -> str:
+    """Generation ends in a draft or a final document; an iteration updates the content."""
+    if document.job_kind == JobKind.ITERATE:
+        return events.DOCUMENT_UPDATED
+    if document.stage == Stage.FINAL:
+        return events.DOCUMENT_FINALIZED
+    return events.DOCUMENT_DRAFTED
 
 
 def set_content(document: LegalDocument, markdown: str) -> None:

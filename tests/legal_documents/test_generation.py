@@ -160,3 +160,23 @@ def test_the_estimate_follows_measured_durations(dpo):
     jobs.remember_duration("template", 4.0)
     estimate = jobs.expected_duration("template")
     assert 1.0 < estimate <= 4.0
+
+
+def test_webhooks_hear_of_creation_and_of_the_finished_draft(
+    dpo, django_capture_on_commit_callbacks
+):
+    from tests.webhooks.factories import WebhookEndpointFactory
+    from webhooks.models import WebhookDelivery
+
+    WebhookEndpointFactory(organization=dpo.organization)
+    with mock.patch("webhooks.tasks.deliver_webhook_task.apply_async"):
+        with django_capture_on_commit_callbacks(execute=True):
+            document = create(dpo)
+        with django_capture_on_commit_callbacks(execute=True):
+            run_generation(document_id=str(document.pk), job_id=str(document.job_id))
+    events = list(WebhookDelivery.objects.order_by("created_at").values_list("event", flat=True))
+    assert events == ["document.created", "document.drafted"]
+    payload = WebhookDelivery.objects.get(event="document.drafted").payload
+    assert payload["documentId"] == str(document.pk)
+    assert payload["data"]["documentType"] == "RECORD_OF_PROCESSING"
+    assert payload["data"]["status"] == "completed"
