@@ -1,1 +1,114 @@
-"""Models of assets."""
+"""Uploaded assets and their embedded chunks (pgvector).
+
+An asset's files live in the storage (local or S3) under its organization's
+``container_name`` prefix; the row holds their keys. Chunks carry the organization too
+(denormalised), so that a search filters on one table next to the HNSW index scan.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+
+class AssetStatus(models.TextChoices):
+    UPLOADED = "UPLOADED", "Uploaded"
+    PROCESSING = "PROCESSING", "Processing"
+    COMPLETED = "COMPLETED", "Completed"
+    FAILED = "FAILED", "Failed"
+
+
+class Asset(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organization = models.ForeignKey(
+        "organizations.Organization", on_delete=models.CASCADE, related_name="assets"
+    )
+    uploader = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="assets",
+    )
+    # Storage keys: "<container_name>/assets/<id>/original.<ext>" and ".../converted.<ext>".
+    original_file = models.FileField(max_length=500)
+    converted_file = models.FileField(max_length=500, blank=True, default="")
+    original_file_name = models.CharField(max_length=255)
+    file_size = models.BigIntegerField()
+    converted_size = models.BigIntegerField(null=True, blank=True)
+    sha256 = models.CharField(max_length=64)
+    media_type = models.CharField(max_length=120)
+
+    status = models.CharField(
+        max_length=12, choices=AssetStatus.choices, default=AssetStatus.UPLOADED, db_index=True
+    )
+    error_code = models.CharField(max_length=40, blank=True, default="")
+    error_message = models.TextField(blank=True, default="")
+    error_details = models.JSONField(null=True, blank=True)
+    chunk_count = models.PositiveIntegerField(default=0)
+    embedding_provider = models.CharField(max_length=120, blank=True, default="")
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    processing_started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "sha256"], name="asset_unique_content_per_org"
+            )
+        ]
+        indexes = [models.Index(fields=["organization", "status"], name="asset_org_status")]
+
+    def __str__(self) -> str:
+        return self.original_file_name
+
+    @property
+    def file_format(self) -> str:
+        """The accepted format ("pdf", "xlsx", ...) behind the stored media type."""
+        from assets.processing import FileKind
+
+        for kind in FileKind:
+            if kind.media_type == self.media_type:
+                return kind.value
+        return "unknown"
+
+
+class AssetChunk(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    asset = models.ForeignKey(Asset, on_delete=models.CASCADE, related_name="chunks")
+    # Denormalised from the asset: search filters on it without a join.
+    organization = models.ForeignKey(
+        "organizations.Organization",
+        on_delete=models.CASCADE,
+        related_name="asset_chunks",
+        db_index=False,
+    )
+    index = models.PositiveIntegerField()
+    text = models.TextField()
+    # "page 3", "sheet Revenue", "slide 2", "header"... or "" when unknown.
+    location = models.CharField(max_length=200, blank=True, default="")
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+
+    class Meta:
+        ordering = ["asset", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["asset", "index"], name="asset_chunk_unique_index")
+        ]
+        indexes = [
+            HnswIndex(
+                name="asset_chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.asset_id} #{self.index}"

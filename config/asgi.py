@@ -8,13 +8,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 # Django must be set up before anything imports models (the WebSocket routes do).
 django_application = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from assets.asgi import UploadSizeLimit  # noqa: E402
 from config.websocket import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_application,
-        "websocket": URLRouter(websocket_urlpatterns),
+        # Oversized uploads are refused before Django reads (and spools) their body.
+        "http": UploadSizeLimit(django_application),
+        # The session (cookie) is one of the WebSocket credentials; API keys are read by the
+        # consumers themselves.
+        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
     }
 )

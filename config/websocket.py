@@ -1,3 +1,5 @@
 """WebSocket routes; each app adds its own (authentication happens in the consumers)."""
 
-websocket_urlpatterns: list = []
+from legal_documents.routing import websocket_urlpatterns as legal_document_routes
+
+websocket_urlpatterns: list = [*legal_document_routes]

@@ -112,3 +112,84 @@ class DocumentVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_id} v{self.number}"
+
+
+class DocumentIteration(models.Model):
+    """One `iterate` request: the user's message, the reply and the version it produced.
+
+    `resulting_version` stays empty when the iteration changed nothing (an offline message
+    that is not an edit instruction) or failed.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    document = models.ForeignKey(LegalDocument, on_delete=models.CASCADE, related_name="iterations")
+    thread_id = models.UUIDField(default=uuid.uuid4, db_index=True)
+    message_id = models.UUIDField(default=uuid.uuid4, unique=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    message = models.TextField()
+    response = models.TextField(blank=True, default="")
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PROCESSING, db_index=True
+    )
+    resulting_version = models.ForeignKey(
+        DocumentVersion,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="iterations",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["document", "created_at"]
+        indexes = [
+            models.Index(fields=["document", "created_at"], name="legaldoc_iteration_doc_time")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id} iteration {self.message_id} ({self.status})"
+
+
+class PackageStatus(models.TextChoices):
+    PROCESSING = "processing", "Processing"
+    COMPLETED = "completed", "Completed"
+    FAILED = "failed", "Failed"
+
+
+class DocumentationPackage(models.Model):
+    """An inspection package: a ZIP of an organization's documents for an auditor/authority.
+
+    Built by a Celery task; the file lives in the default storage under the organization's
+    `container_name` prefix, and its `manifest.json` lists the SHA-256 of every other file.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organization = models.ForeignKey(
+        "organizations.Organization",
+        on_delete=models.CASCADE,
+        related_name="documentation_packages",
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # {documentTypes: [...], createdFrom: "YYYY-MM-DD", createdTo: "YYYY-MM-DD"}
+    filters = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=12, choices=PackageStatus.choices, default=PackageStatus.PROCESSING
+    )
+    file_name = models.CharField(max_length=300, blank=True, default="")
+    size_bytes = models.PositiveBigIntegerField(null=True, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, default="")
+    document_count = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"package {self.pk} ({self.status})"

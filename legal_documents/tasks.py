@@ -63,3 +63,66 @@ def fail_stale_jobs_task() -> int:
     return jobs.fail_stale_jobs(
         older_than=timedelta(seconds=2 * settings.GENERATION_TIMEOUT_SECONDS)
     )
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def build_documentation_package_task(self, package_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Build an inspection package; it ends `completed` or `failed` (with the reason).
+
+    Database hiccups are retried with backoff; any other error fails the package.
+    """
+    from legal_documents.packages import services as packages
+
+    try:
+        packages.documentation_package_build(package_id=package_id)
+    except (OperationalError, InterfaceError) as error:
+        if self.request.retries >= self.max_retries:
+            packages.documentation_package_fail(package_id=package_id, message=str(error))
+            return
+        raise self.retry(exc=error, countdown=min(60, 2 ** (self.request.retries + 1))) from error
+    except Exception as error:
+        logger.exception("inspection package %s failed", package_id)
+        packages.documentation_package_fail(
+            package_id=package_id,
+            message=f"The package could not be built ({type(error).__name__}); "
+            "the error was logged.",
+        )
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=MAX_RETRIES,
+    soft_time_limit=settings.GENERATION_TIMEOUT_SECONDS,
+)
+def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Apply one iteration message; never leaves the document `processing`.
+
+    Same discipline as generate_document_task: transient errors retry with backoff, then
+    fail; anything else fails the job and the iteration, and the thread is finished.
+    """
+    from legal_documents.services import flow
+
+    def fail(code: str, message: str) -> None:
+        flow.fail_iteration(
+            document_id=document_id, job_id=job_id, iteration_id=iteration_id,
+            code=code, message=message,
+        )  # fmt: skip
+
+    try:
+        flow.run_iteration(document_id=document_id, job_id=job_id, iteration_id=iteration_id)
+    except (TransientProviderError, OperationalError, InterfaceError) as error:
+        if self.request.retries >= self.max_retries:
+            fail(getattr(error, "code", "PROVIDER_UNAVAILABLE"), str(error))
+            return
+        countdown = min(60, 2 ** (self.request.retries + 1))
+        raise self.retry(exc=error, countdown=countdown) from error
+    except SoftTimeLimitExceeded:
+        fail(
+            "GENERATION_TIMEOUT",
+            f"The edit took longer than {settings.GENERATION_TIMEOUT_SECONDS} seconds.",
+        )
+    except Exception:
+        logger.exception("iteration %s of %s failed", iteration_id, document_id)
+        fail("GENERATION_FAILED", "The edit could not be applied; the error was logged.")

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from audit.services import Actor
 from organizations.models import Membership, Organization, Role
 
 
@@ -22,6 +23,15 @@ def admin_membership(request: HttpRequest) -> Membership | None:
 def admin_organization(request: HttpRequest) -> Organization | None:
     membership = admin_membership(request)
     return membership.organization if membership else None
+
+
+def admin_actor(request: HttpRequest) -> Actor:
+    """The staff user as the actor of audit events (marked as acting through the admin)."""
+    return Actor(
+        label=f"{request.user.email or request.user.get_username()} (admin)",
+        user_id=request.user.pk,
+        ip=request.META.get("REMOTE_ADDR"),
+    )
 
 
 def is_auditor(request: HttpRequest) -> bool:

@@ -7,7 +7,7 @@ class OrganizationsConfig(AppConfig):
 
     def ready(self) -> None:
         from organizations import schema  # noqa: F401 - registers the OpenAPI extensions
-        from organizations.auditors import sync_auditors_group
+        from organizations.auditors import sync_admin_groups
 
-        # Models added by later migrations get their view permission in the group too.
-        post_migrate.connect(sync_auditors_group, sender=self)
+        # Not tied to this app: the groups need the permissions of apps migrated after it.
+        post_migrate.connect(sync_admin_groups, dispatch_uid="organizations.sync_admin_groups")

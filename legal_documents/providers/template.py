@@ -20,4 +20,7 @@ class TemplateProvider:
     ) -> EditResult:
         from legal_documents.editing import apply_edit_instruction
 
-        return apply_edit_instruction(markdown, message)
+        company_name = request.inputs.get("companyName")
+        return apply_edit_instruction(
+            markdown, message, company_name=company_name if isinstance(company_name, str) else None
+        )

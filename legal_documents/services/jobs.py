@@ -186,7 +186,9 @@ def fail_job(
 
 
 def _fail(document: LegalDocument, code: str, message: str) -> LegalDocument:
-    document.status = Status.FAILED
+    # A failed edit leaves the last good version readable; the error stays recorded.
+    keeps_content = document.job_kind == JobKind.ITERATE and document.has_content
+    document.status = Status.COMPLETED if keeps_content else Status.FAILED
     document.error_code = code
     document.error_message = message[:2000]
     document.job_id = None

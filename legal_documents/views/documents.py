@@ -14,7 +14,7 @@ from legal_documents import selectors, serializers
 from legal_documents.composition import completeness_report
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
-from legal_documents.services import documents
+from legal_documents.services import documents, manual_edit
 from organizations.access import request_actor, request_membership
 from organizations.viewsets import OrganizationScopedViewSet
 
@@ -64,6 +64,37 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
         document = self.get_object()
         self.audit(action="read", obj=document)
         return Response(self.get_serializer(document).data)
+
+    @extend_schema(
+        request=serializers.ManualEditSerializer,
+        responses=serializers.DocumentSerializer,
+        description=(
+            "A manual edit: a new version with `changeReason`. The response is the document "
+            "plus `removedItems`, the mandatory checklist items the edit removed."
+        ),
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        body = serializers.ManualEditSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = manual_edit.legal_document_manual_edit(
+            document_id=document.pk,
+            organization_id=document.organization_id,
+            author_id=request_actor(request).user_id,
+            markdown=body.validated_data["markdown"],
+            change_reason=body.validated_data["changeReason"],
+        )
+        self.audit(
+            action="update",
+            obj=result.document,
+            details={
+                "version": result.document.version,
+                "changeReason": body.validated_data["changeReason"],
+                "removedItems": result.removed_items,
+            },
+        )
+        data = self.get_serializer(result.document).data
+        return Response({**data, "removedItems": result.removed_items})
 
     @extend_schema(responses=serializers.ComplianceReportSerializer)
     @action(detail=True, methods=["get"])

@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from legal_documents.doctypes.fields import CONTENT_TOO_LONG, MAX_TEXT_LENGTH, error_codes
+from common.fields import MAX_TEXT_LENGTH
+from legal_documents.doctypes.fields import CONTENT_TOO_LONG, error_codes
 from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
 
 

@@ -14,6 +14,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from audit.models import AuditEvent
+from legal_documents.models import DocumentationPackage
+from tests.assets.factories import AssetFactory
 from tests.factories import ClientCompanyFactory, LegalDocumentFactory
 from tests.webhooks.factories import WebhookEndpointFactory
 
@@ -22,6 +24,10 @@ OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     "client-companies": lambda organization: ClientCompanyFactory(organization=organization),
     "webhooks": lambda organization: WebhookEndpointFactory(organization=organization),
     "legal-documents": lambda organization: LegalDocumentFactory(organization=organization),
+    "assets": lambda organization: AssetFactory(organization=organization),
+    "documentation-packages": lambda organization: DocumentationPackage.objects.create(
+        organization=organization
+    ),
 }
 # Values for path parameters other than the object id (e.g. a version number).
 OTHER_PARAMETERS = {"n": "1", "version": "1"}

@@ -1,0 +1,116 @@
+"""Admin of assets: list, inspect, upload and delete, scoped to the staff user's organization.
+
+Uploads through the admin go through the same service as the API (type check, dedupe,
+storage, processing); processed fields are read-only. Chunks are read-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from assets import services
+from assets.models import Asset, AssetChunk
+from common.errors import ApiError
+from organizations.admin_scoping import OrganizationScopedAdmin
+
+READ_ONLY_FIELDS = (
+    "id", "original_file_name", "original_file", "converted_file", "file_size",
+    "converted_size", "sha256", "media_type", "status", "error_code", "error_message",
+    "error_details", "chunk_count", "embedding_provider", "uploader", "created_at",
+    "updated_at", "processing_started_at", "completed_at",
+)  # fmt: skip
+
+
+class AssetUploadForm(forms.ModelForm):
+    """Add form: the upload runs in ``clean`` so that a refused file is a form error."""
+
+    upload = forms.FileField(
+        help_text="PDF, DOCX, XLSX, PPTX, CSV, TXT, MD or HTML; 100 MiB at most."
+    )
+    uploader: Any = None
+
+    class Meta:
+        model = Asset
+        fields = ["organization"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        organization, uploaded = cleaned.get("organization"), cleaned.get("upload")
+        if organization is not None and uploaded is not None:
+            try:
+                self.result = services.asset_upload(
+                    organization=organization, uploader=self.uploader, uploaded=uploaded
+                )
+            except ApiError as error:
+                raise forms.ValidationError({"upload": error.message}) from error
+        return cleaned
+
+
+@admin.register(Asset)
+class AssetAdmin(OrganizationScopedAdmin):
+    list_display = (
+        "original_file_name", "status", "media_type", "file_size", "chunk_count",
+        "organization", "created_at",
+    )  # fmt: skip
+    list_filter = ("status", "media_type")
+    search_fields = ("original_file_name", "sha256")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return (*READ_ONLY_FIELDS, "organization") if obj is not None else ()
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (
+            ("organization", *READ_ONLY_FIELDS) if obj is not None else ["organization", "upload"]
+        )
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, **kwargs)
+        kwargs["form"] = AssetUploadForm
+        kwargs["fields"] = ["organization"]
+        form = super().get_form(request, obj, **kwargs)
+        form.uploader = request.user
+        return form
+
+    def save_model(self, request: HttpRequest, obj: Asset, form: Any, change: bool) -> None:
+        if change:  # every field of a stored asset is read-only
+            return
+        # The form stored the file already; the admin then redirects to the saved asset.
+        result = form.result
+        obj.pk = result.asset.pk
+        obj.refresh_from_db()
+        if result.duplicate:
+            self.message_user(request, "Same content already uploaded: showing it.", messages.INFO)
+
+    def delete_model(self, request: HttpRequest, obj: Asset) -> None:
+        services.asset_delete(asset=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Asset]) -> None:
+        for asset in queryset:
+            services.asset_delete(asset=asset)
+
+
+@admin.register(AssetChunk)
+class AssetChunkAdmin(OrganizationScopedAdmin):
+    list_display = ("asset", "index", "location", "short_text")
+    list_select_related = ("asset",)
+    search_fields = ("text", "asset__original_file_name")
+    readonly_fields = ("asset", "organization", "index", "location", "text")
+    exclude = ("embedding",)
+
+    @admin.display(description="Text")
+    def short_text(self, obj: AssetChunk) -> str:
+        return obj.text[:120]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,86 @@
+"""Text extraction for every accepted kind, as a stream of located segments.
+
+Contract of :func:`extract_segments`:
+
+* yields ``Segment(text, location)`` lazily; the caller may stop early;
+* locations: "page N" (PDF), "slide N" (PPTX), "sheet NAME" (XLSX), "header"/"footer"
+  (DOCX headers and footers), None otherwise;
+* text kinds (CSV, TXT, MD) and HTML are read in 1 MiB blocks, so memory stays bounded
+  whatever the file size; PDF pages, slides and sheets are read one at a time;
+* Office files are checked against zip bombs before a parser opens them;
+* failures raise ExtractionFailed (ConversionFailed, its subclass, for XLSX and HTML);
+  nothing else escapes except a programming error;
+* a file that yields no text at all (empty, whitespace only, a scanned PDF without a
+  text layer, a workbook with empty sheets) raises ExtractionFailed("no text found ...")
+  once the stream is exhausted: the asset is FAILED rather than COMPLETED with zero chunks,
+  so the user learns that nothing is searchable.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree.ElementTree import ParseError
+
+from assets.processing.conversion import iter_html_text, iter_xlsx_sheets_as_csv
+from assets.processing.datatypes import FileKind, Segment
+from assets.processing.encoding import iter_decoded_blocks
+from assets.processing.errors import ExtractionFailed
+from assets.processing.extract_office import iter_docx_segments, iter_pptx_segments
+from assets.processing.extract_pdf import iter_pdf_segments
+from assets.processing.zipguard import UnsafeArchive, check_zip_container
+
+NO_TEXT_MESSAGE = "no text found in the file"
+
+
+def extract_segments(path: Path, kind: FileKind) -> Iterator[Segment]:
+    """Yield the text of ``path`` (already detected as ``kind``) as located segments.
+
+    Raises ExtractionFailed / ConversionFailed as described in the module docstring.
+    """
+    found_text = False
+    for segment in _segments_by_kind(path, kind):
+        if not found_text and segment.text.strip():
+            found_text = True
+        yield segment
+    if not found_text:
+        hint = " (a scanned PDF needs OCR, which is not supported)" if kind is FileKind.PDF else ""
+        raise ExtractionFailed(NO_TEXT_MESSAGE + hint)
+
+
+def _segments_by_kind(path: Path, kind: FileKind) -> Iterator[Segment]:
+    if kind.is_text:
+        for block in iter_decoded_blocks(path):
+            yield Segment(block, None)
+    elif kind is FileKind.HTML:
+        for text in iter_html_text(path):
+            yield Segment(text, None)
+    elif kind is FileKind.XLSX:
+        for sheet in iter_xlsx_sheets_as_csv(path):
+            yield Segment(sheet.csv_text, f"sheet {sheet.name}")
+    elif kind is FileKind.PDF:
+        yield from iter_pdf_segments(path)
+    elif kind in (FileKind.DOCX, FileKind.PPTX):
+        yield from _office_segments(path, kind)
+    else:  # pragma: no cover - FileKind is closed; a new kind must be wired in here
+        raise ExtractionFailed(f"no extractor for {kind}")
+
+
+def _office_segments(path: Path, kind: FileKind) -> Iterator[Segment]:
+    label = kind.value.upper()
+    try:
+        check_zip_container(path)
+    except UnsafeArchive as error:
+        raise ExtractionFailed(f"{label} refused: {error}") from error
+    iterator = iter_docx_segments if kind is FileKind.DOCX else iter_pptx_segments
+    try:
+        yield from iterator(path)
+    except ExtractionFailed:
+        raise
+    except (zipfile.BadZipFile, KeyError, ValueError, ParseError, OSError) as error:
+        raise ExtractionFailed(f"{label} is damaged or unreadable: {error}") from error
+    except Exception as error:
+        # lxml's XMLSyntaxError, python-docx/pptx PackageNotFoundError and friends: all mean
+        # "cannot be read"; the task records the message instead of crashing.
+        raise ExtractionFailed(f"{label} is damaged or unreadable: {error}") from error

@@ -1,0 +1,117 @@
+"""API shapes of assets (camelCase, API.md "Assets")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from assets.models import Asset, AssetStatus
+from assets.selectors import MAX_SEARCH_RESULTS
+
+
+class AssetUploadSerializer(serializers.ModelSerializer):
+    """The upload response; ``duplicate`` is true when the content was already uploaded."""
+
+    originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
+    fileSize = serializers.IntegerField(source="file_size")  # noqa: N815
+    mediaType = serializers.CharField(source="media_type")  # noqa: N815
+    createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
+    duplicate = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Asset
+        fields = [
+            "id", "originalFileName", "status", "fileSize", "mediaType", "sha256", "createdAt",
+            "duplicate",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_duplicate(self, asset: Asset) -> bool:
+        return bool(self.context.get("duplicate", False))
+
+
+class AssetErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.JSONField(allow_null=True)
+
+
+class AssetSerializer(serializers.ModelSerializer):
+    """The find response: no organizationId, no dpoUserId (API.md)."""
+
+    originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
+    fileSize = serializers.IntegerField(source="file_size")  # noqa: N815
+    mediaType = serializers.CharField(source="media_type")  # noqa: N815
+    convertedSize = serializers.IntegerField(source="converted_size", allow_null=True)  # noqa: N815
+    containerName = serializers.CharField(source="organization.container_name")  # noqa: N815
+    chunkCount = serializers.IntegerField(source="chunk_count")  # noqa: N815
+    embeddingProvider = serializers.CharField(source="embedding_provider")  # noqa: N815
+    error = serializers.SerializerMethodField()
+    downloadUrl = serializers.SerializerMethodField()  # noqa: N815
+    convertedDownloadUrl = serializers.SerializerMethodField()  # noqa: N815
+    createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
+    updatedAt = serializers.DateTimeField(source="updated_at")  # noqa: N815
+    completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)  # noqa: N815
+
+    class Meta:
+        model = Asset
+        fields = [
+            "id", "originalFileName", "status", "fileSize", "mediaType", "sha256",
+            "convertedSize", "containerName", "chunkCount", "embeddingProvider", "error",
+            "downloadUrl", "convertedDownloadUrl", "createdAt", "updatedAt", "completedAt",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field(AssetErrorSerializer(allow_null=True))
+    def get_error(self, asset: Asset) -> dict[str, Any] | None:
+        if asset.status != AssetStatus.FAILED:
+            return None
+        return {
+            "code": asset.error_code or "EXTRACTION_FAILED",
+            "message": asset.error_message,
+            "details": asset.error_details,
+        }
+
+    @extend_schema_field(serializers.URLField())
+    def get_downloadUrl(self, asset: Asset) -> str:  # noqa: N802
+        return self._url(asset, "")
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_convertedDownloadUrl(self, asset: Asset) -> str | None:  # noqa: N802
+        return self._url(asset, "?file=converted") if asset.converted_file else None
+
+    def _url(self, asset: Asset, query: str) -> str:
+        # The canonical /api/v1 path (reverse() would pick the unprefixed alias).
+        path = f"/api/v1/assets/{asset.pk}/download{query}"
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class AssetListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=AssetStatus.values, required=False)
+
+
+class AssetSearchQuerySerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=2000, trim_whitespace=True)
+    k = serializers.IntegerField(min_value=1, max_value=MAX_SEARCH_RESULTS, default=10)
+
+
+class SearchHitSerializer(serializers.Serializer):
+    assetId = serializers.UUIDField(source="asset_id")  # noqa: N815
+    originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
+    chunkIndex = serializers.IntegerField(source="chunk_index")  # noqa: N815
+    text = serializers.CharField()
+    location = serializers.CharField()
+    score = serializers.FloatField()
+
+
+class SearchResponseSerializer(serializers.Serializer):
+    results = SearchHitSerializer(many=True)
+
+
+class AssetUploadRequestSerializer(serializers.Serializer):
+    """Schema only: the multipart body of an upload."""
+
+    file = serializers.FileField()

@@ -1,0 +1,154 @@
+"""Writing assets: upload (validate, dedupe, store, enqueue) and delete.
+
+Processing (convert, extract, chunk, embed) is in ``assets.ingestion``; reads in
+``assets.selectors``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError, transaction
+
+from assets.models import Asset, AssetChunk, AssetStatus
+from assets.processing import InvalidFileType, detect_file_type, sha256_of_file
+from assets.storage import asset_key, delete_files, store_file
+from assets.uploads import sanitize_file_name
+from common.errors import ApiError
+from organizations.models import Organization
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadResult:
+    """The stored asset, and whether it already existed (same content, same organization)."""
+
+    asset: Asset
+    duplicate: bool
+
+
+def _enqueue_processing(asset_id: str) -> None:
+    from assets.tasks import process_asset_task
+
+    process_asset_task.delay(asset_id)
+
+
+def _enqueue_file_deletion(keys: list[str]) -> None:
+    from assets.tasks import delete_asset_files_task
+
+    delete_asset_files_task.delay(keys)
+
+
+def uploaded_file_path(uploaded: UploadedFile) -> Path:
+    """The on-disk path of an upload (the upload handler always writes to disk)."""
+    path = getattr(uploaded, "temporary_file_path", None)
+    if path is None:  # only possible with a custom FILE_UPLOAD_HANDLERS setting
+        raise RuntimeError("uploads must be received by BoundedTemporaryFileUploadHandler")
+    return Path(path())
+
+
+def asset_upload(
+    *, organization: Organization, uploader: Any, uploaded: UploadedFile
+) -> UploadResult:
+    """Validate an uploaded file, store it and enqueue its processing.
+
+    Contract: the type is detected from the content and must agree with the declared name
+    and media type, else ApiError 415 INVALID_FILE_TYPE. Content already uploaded to the
+    organization (same SHA-256) returns the existing asset with ``duplicate=True``; nothing
+    is stored or processed again. Otherwise the file is stored under the organization's
+    prefix, the row is created (status UPLOADED) and ``process_asset_task`` is enqueued
+    after commit.
+
+    Nothing lost, nothing orphaned: if the storage fails (StorageUnavailable, 503) no row is
+    created and no partial file stays; if the row cannot be created the stored file is
+    deleted before the error propagates.
+    """
+    path = uploaded_file_path(uploaded)
+    name = sanitize_file_name(uploaded.name)
+    try:
+        kind = detect_file_type(
+            path, declared_name=name, declared_content_type=uploaded.content_type
+        )
+    except InvalidFileType as error:
+        raise ApiError("INVALID_FILE_TYPE", error.message, status_code=415) from error
+    sha256 = sha256_of_file(path)
+    size = path.stat().st_size
+
+    existing = Asset.objects.filter(organization=organization, sha256=sha256).first()
+    if existing is not None:
+        return UploadResult(existing, duplicate=True)
+
+    asset = Asset(
+        organization=organization,
+        uploader=uploader,
+        original_file_name=name,
+        file_size=size,
+        sha256=sha256,
+        media_type=kind.media_type,
+    )
+    extension = PurePath(name).suffix.lower() or f".{kind.value}"
+    key = asset_key(
+        container_name=organization.container_name,
+        asset_id=asset.id,
+        role="original",
+        extension=extension,
+    )
+    asset.original_file.name = store_file(key, uploaded)
+    try:
+        with transaction.atomic():
+            asset.save(force_insert=True)
+            transaction.on_commit(lambda: _enqueue_processing(str(asset.id)))
+    except IntegrityError:
+        # Another request stored the same content first: keep theirs, drop ours.
+        delete_files([asset.original_file.name], quiet=True)
+        winner = Asset.objects.filter(organization=organization, sha256=sha256).first()
+        if winner is None:
+            raise
+        return UploadResult(winner, duplicate=True)
+    except BaseException:
+        delete_files([asset.original_file.name], quiet=True)
+        raise
+    return UploadResult(asset, duplicate=False)
+
+
+def asset_delete(*, asset: Asset) -> None:
+    """Delete the asset, its chunks and vectors in one transaction, then its files.
+
+    The files are deleted after commit (a rolled-back delete keeps them); if the storage
+    fails then, ``delete_asset_files_task`` retries until it succeeds, so no file outlives
+    its row for good.
+    """
+    keys = [key for key in (asset.original_file.name, asset.converted_file.name) if key]
+    with transaction.atomic():
+        # Chunks first: one fast DELETE (no dependants), rather than the cascade's batches.
+        AssetChunk.objects.filter(asset_id=asset.pk).delete()
+        Asset.objects.filter(pk=asset.pk).delete()
+        transaction.on_commit(lambda: _delete_files_now_or_later(keys))
+
+
+def _delete_files_now_or_later(keys: list[str]) -> None:
+    try:
+        delete_files(keys)
+    except Exception:
+        logger.warning("deleting files %s failed; a task will retry", keys, exc_info=True)
+        _enqueue_file_deletion(keys)
+
+
+def asset_mark_failed(
+    *, asset_id: Any, code: str, message: str, details: dict[str, Any] | None = None
+) -> None:
+    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays)."""
+    Asset.objects.filter(
+        pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
+    ).update(
+        status=AssetStatus.FAILED,
+        error_code=code,
+        error_message=message[:2000],
+        error_details=details,
+        chunk_count=0,
+    )

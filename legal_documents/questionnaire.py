@@ -1,0 +1,206 @@
+"""The questionnaire of a document: its questions, the stored answers, answering them.
+
+Questions are data of the document type (`DocumentType.questions`); a question with a
+`condition` is asked only while the answer it depends on holds. Answers live in
+`LegalDocument.answers` as `{questionId: {"answer": value, "answeredAt": iso}}` and feed the
+next composition (draft or finalize).
+
+Validation (`validate_answers`) is shared by the questionnaire and by finalize
+(`questionsToFinalize`); it raises `ApiError` VALIDATION_ERROR (400) with the errors per
+question, or CONTENT_TOO_LONG (400) when a text answer is over 100,000 characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import Actor, record_event
+from common.errors import ApiError
+from common.fields import MAX_TEXT_LENGTH
+from legal_documents.doctypes.base import DocumentType, Question
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import LegalDocument
+
+CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
+
+
+class AnswerError(ValueError):
+    """One answer that does not fit its question; `code` is the API error code."""
+
+    def __init__(self, message: str, code: str = "VALIDATION_ERROR") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Progress:
+    answered: int
+    total: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"answered": self.answered, "total": self.total}
+
+
+def answer_values(document: LegalDocument) -> dict[str, Any]:
+    """The stored answers as `{questionId: value}` (what composition and conditions read)."""
+    return {key: entry["answer"] for key, entry in (document.answers or {}).items()}
+
+
+def asked_questions(spec: DocumentType, answers: Mapping[str, Any]) -> list[Question]:
+    """The questions whose condition holds given `answers`, in questionnaire order."""
+    return [question for question in spec.questions if question.is_asked(answers)]
+
+
+def progress(spec: DocumentType, answers: Mapping[str, Any]) -> Progress:
+    """Answered and total count only the questions that are asked given the answers."""
+    asked = asked_questions(spec, answers)
+    answered = sum(1 for question in asked if answers.get(question.id) is not None)
+    return Progress(answered=answered, total=len(asked))
+
+
+def questionnaire_for(document: LegalDocument) -> dict[str, Any]:
+    """The GET shape: `{questions: [...], answered, total}` with each stored answer."""
+    spec = get_document_type(document.document_type)
+    answers = answer_values(document)
+    questions = [
+        {
+            "id": question.id,
+            "text": question.text,
+            "help": question.help,
+            "article": question.article,
+            "required": question.required,
+            "answerType": question.answer_type,
+            "options": list(question.options),
+            "answer": answers.get(question.id),
+        }
+        for question in asked_questions(spec, answers)
+    ]
+    return {"questions": questions, **progress(spec, answers).as_dict()}
+
+
+def validate_answer(question: Question, value: Any) -> Any:
+    """The answer as stored (JSON-ready) or AnswerError; `None` clears an answer."""
+    if value is None:
+        return None
+    kind = question.answer_type
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise AnswerError("Must be true or false.")
+        return value
+    if kind == "text":
+        if not isinstance(value, str):
+            raise AnswerError("Must be a string.")
+        if len(value) > MAX_TEXT_LENGTH:
+            raise AnswerError(
+                f"At most {MAX_TEXT_LENGTH:,} characters are allowed (got {len(value):,}).",
+                code=CONTENT_TOO_LONG,
+            )
+        if not value.strip():
+            raise AnswerError("May not be blank; send null to clear the answer.")
+        return value
+    if kind == "choice":
+        if not isinstance(value, str) or value not in question.options:
+            raise AnswerError(f"Must be one of: {', '.join(question.options)}.")
+        return value
+    if kind == "multiChoice":
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise AnswerError("Must be a list of options.")
+        unknown = [item for item in value if item not in question.options]
+        if unknown:
+            raise AnswerError(
+                f"Unknown options {unknown}; choose from: {', '.join(question.options)}."
+            )
+        return list(dict.fromkeys(value))  # duplicates dropped, order kept
+    # date
+    if not isinstance(value, str):
+        raise AnswerError("Must be an ISO date (YYYY-MM-DD).")
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise AnswerError("Must be an ISO date (YYYY-MM-DD).") from None
+
+
+def validate_answers(
+    spec: DocumentType, pairs: Iterable[tuple[str, Any]], *, field: str | None = None
+) -> dict[str, Any]:
+    """`{questionId: value}` validated, or ApiError with every error at once.
+
+    Details are `{questionId: [message]}`, nested under `field` when given (the request
+    field that carried the answers). CONTENT_TOO_LONG wins over VALIDATION_ERROR.
+    """
+    known = {question.id: question for question in spec.questions}
+    validated: dict[str, Any] = {}
+    errors: dict[str, list[str]] = {}
+    codes: set[str] = set()
+    for question_id, value in pairs:
+        question = known.get(question_id)
+        if question is None:
+            errors[str(question_id)] = [f"Unknown question for {spec.name}."]
+            continue
+        try:
+            validated[question_id] = validate_answer(question, value)
+        except AnswerError as error:
+            errors[question_id] = [str(error)]
+            codes.add(error.code)
+    if errors:
+        code = CONTENT_TOO_LONG if CONTENT_TOO_LONG in codes else "VALIDATION_ERROR"
+        message = (
+            "An answer is too long." if code == CONTENT_TOO_LONG else "The request is not valid."
+        )
+        raise ApiError(code, message, details={field: errors} if field else errors)
+    return validated
+
+
+def merge_answers(document: LegalDocument, validated: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Write `validated` into `document.answers` (not saved); the stored entries, in order.
+
+    A `None` value removes the stored answer.
+    """
+    answered_at = timezone.now().isoformat().replace("+00:00", "Z")
+    stored = dict(document.answers or {})
+    entries = []
+    for question_id, value in validated.items():
+        if value is None:
+            stored.pop(question_id, None)
+            entries.append({"questionId": question_id, "answer": None, "answeredAt": None})
+            continue
+        stored[question_id] = {"answer": value, "answeredAt": answered_at}
+        entries.append({"questionId": question_id, "answer": value, "answeredAt": answered_at})
+    document.answers = stored
+    return entries
+
+
+@transaction.atomic
+def questionnaire_answer(
+    *,
+    document: LegalDocument,
+    pairs: Iterable[tuple[str, Any]],
+    actor: Actor,
+    field: str | None = None,
+) -> tuple[list[dict[str, Any]], Progress]:
+    """Validate and store answers; returns the stored entries and the new progress.
+
+    Raises ApiError VALIDATION_ERROR / CONTENT_TOO_LONG (nothing stored then). The document
+    row is locked so that a job completing at the same time keeps these answers.
+    """
+    locked = LegalDocument.objects.select_for_update().get(pk=document.pk)
+    spec = get_document_type(locked.document_type)
+    validated = validate_answers(spec, list(pairs), field=field)
+    entries = merge_answers(locked, validated)
+    locked.save(update_fields=["answers", "updated_at"])
+    document.answers = locked.answers
+    record_event(
+        organization=document.organization,
+        actor=actor,
+        action="document.answer",
+        object_type="document",
+        object_id=locked.pk,
+        details={"questionIds": list(validated)},
+    )
+    return entries, progress(spec, answer_values(locked))

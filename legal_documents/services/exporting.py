@@ -1,0 +1,91 @@
+"""Exports of a stored document version: choose the version, describe it, render it.
+
+The renderers (`legal_documents.exports`) are pure; this module reads the models and builds
+their `ExportMeta`. Used by the export endpoint, the inspection packages and the admin.
+"""
+
+from __future__ import annotations
+
+from common.errors import ApiError
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.exports import (
+    EXPORT_FORMATS,
+    ExportedFile,
+    ExportMeta,
+    ExportRenderError,
+    UnsupportedExportFormat,
+    export_document,
+)
+from legal_documents.models import DocumentVersion, LegalDocument
+
+
+def document_version(document: LegalDocument, number: int) -> DocumentVersion:
+    """Version `number` of the document; ApiError NOT_FOUND (404) when there is none."""
+    version = document.versions.select_related("author").filter(number=number).first()
+    if version is None:
+        raise ApiError("NOT_FOUND", f"The document has no version {number}.", status_code=404)
+    return version
+
+
+def export_meta(document: LegalDocument, version: DocumentVersion | None = None) -> ExportMeta:
+    """What the exported file says about the document (or about one of its versions).
+
+    For a past version, `updated_at` is the time that version was made and the stage and
+    hash are that version's, so a printed copy matches the hash chain.
+    """
+    title = get_document_type(document.document_type).title
+    if version is None:
+        version_number, stage = document.version, document.stage
+        updated_at, content_sha256 = document.updated_at, document.content_sha256
+    else:
+        version_number, stage = version.number, version.stage
+        updated_at, content_sha256 = version.created_at, version.content_sha256
+    return ExportMeta(
+        organization_name=document.organization.name,
+        document_title=title,
+        document_type=document.document_type,
+        version=version_number,
+        stage=stage,
+        created_at=document.created_at,
+        updated_at=updated_at,
+        content_sha256=content_sha256,
+        ruleset_version=document.ruleset_version,
+    )
+
+
+def legal_document_export(
+    *, document: LegalDocument, fmt: str, version_number: int | None = None
+) -> ExportedFile:
+    """Render the current content, or version `version_number`, as `fmt`.
+
+    Raises ApiError: VALIDATION_ERROR (400, details list the valid formats) for an unknown
+    format, NOT_FOUND (404) for an unknown version, CONFLICT (409) when the document has no
+    content yet, CONVERSION_FAILED (422, details `{originalFormat, targetFormat}`) when the
+    renderer fails.
+    """
+    if (fmt or "").strip().lower() not in EXPORT_FORMATS:
+        raise ApiError(
+            "VALIDATION_ERROR",
+            f"Unsupported export format {fmt!r}; use one of: {', '.join(EXPORT_FORMATS)}.",
+            details={
+                "format": [f"Must be one of: {', '.join(EXPORT_FORMATS)}."],
+                "validFormats": list(EXPORT_FORMATS),
+            },
+        )
+    if version_number is not None:
+        version = document_version(document, version_number)
+        markdown, meta = version.content_markdown, export_meta(document, version)
+    elif not document.has_content:
+        raise ApiError(
+            "CONFLICT",
+            "The document has no content yet; export it once it is completed.",
+            status_code=409,
+        )
+    else:
+        markdown, meta = document.content_markdown, export_meta(document)
+    try:
+        return export_document(markdown, meta, fmt)
+    except UnsupportedExportFormat as error:  # checked above; kept for a renderer's own check
+        raise ApiError("VALIDATION_ERROR", str(error)) from error
+    except ExportRenderError as error:
+        raise ApiError(error.code, str(error), status_code=422, details=error.details) from error

@@ -1,0 +1,286 @@
+"""The guided flow after creation: draft, finalize (`generate`) and iterate.
+
+Every step is a job of `legal_documents.services.jobs`: the document turns `processing`
+with a new job id (one generation slot of the organization), a Celery task does the work
+and `complete_job` stores the result as the next hash-chained version. A document that is
+already processing refuses a new step with 409 CONFLICT.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import Actor, record_event
+from common.errors import ApiError
+from legal_documents import events
+from legal_documents.composition import ensure_checklist
+from legal_documents.composition.completeness import item_blocks
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
+from legal_documents.providers import EditResult, ProviderError, get_provider
+from legal_documents.questionnaire import merge_answers
+from legal_documents.services import jobs
+from legal_documents.services.documents import writing_request
+
+logger = logging.getLogger(__name__)
+
+MAX_ITERATIONS = settings.MAX_ITERATIONS_PER_DOCUMENT
+ASSET_SEARCH_TOOL = "asset_search"
+
+
+def _enqueue_generation(document_id: str, job_id: str) -> None:
+    from legal_documents.tasks import generate_document_task
+
+    generate_document_task.delay(document_id, job_id)
+
+
+def _iteration_enqueuer(iteration_id: str) -> Callable[[str, str], None]:
+    def enqueue(document_id: str, job_id: str) -> None:
+        from legal_documents.tasks import iterate_document_task
+
+        iterate_document_task.delay(document_id, job_id, iteration_id)
+
+    return enqueue
+
+
+def _lock_idle(document: LegalDocument) -> LegalDocument:
+    """The document locked for update; 409 CONFLICT while a job runs on it."""
+    locked = (
+        LegalDocument.objects.select_for_update().select_related("organization").get(pk=document.pk)
+    )
+    if locked.status == Status.PROCESSING:
+        raise ApiError(
+            "CONFLICT",
+            "The document is being processed; retry once it is completed or failed.",
+            status_code=409,
+        )
+    return locked
+
+
+def _audit(document: LegalDocument, actor: Actor, action: str, **details: Any) -> None:
+    record_event(
+        organization=document.organization,
+        actor=actor,
+        action=f"document.{action}",
+        object_type="document",
+        object_id=document.pk,
+        details=details or None,
+    )
+
+
+@transaction.atomic
+def document_draft(*, document: LegalDocument, actor: Actor) -> LegalDocument:
+    """Regenerate the draft with the questionnaire answers (stage `draft`).
+
+    Raises CONFLICT (409) while processing, GENERATION_LIMIT (429) when the organization
+    runs its maximum of jobs.
+    """
+    locked = _lock_idle(document)
+    jobs.claim_generation_slot(locked.organization)
+    jobs.start_job(locked, kind=jobs.JobKind.DRAFT, stage=Stage.DRAFT, enqueue=_enqueue_generation)
+    _audit(locked, actor, "draft", answered=len(locked.answers or {}))
+    return locked
+
+
+@transaction.atomic
+def document_finalize(
+    *, document: LegalDocument, finalize_answers: Mapping[str, Any], actor: Actor
+) -> LegalDocument:
+    """Generate the final document (stage `final`) with the validated `finalize_answers`.
+
+    They replace the previous finalize answers, are also recorded as questionnaire answers
+    (so the questionnaire shows them) and are written into the document by composition.
+    Raises CONFLICT (409) while processing, GENERATION_LIMIT (429) at the organization's
+    maximum of jobs.
+    """
+    locked = _lock_idle(document)
+    jobs.claim_generation_slot(locked.organization)
+    kept = {key: value for key, value in finalize_answers.items() if value is not None}
+    merge_answers(locked, finalize_answers)
+    locked.finalize_answers = kept
+    jobs.start_job(
+        locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=_enqueue_generation
+    )
+    _audit(locked, actor, "finalize", questionIds=sorted(kept))
+    return locked
+
+
+@transaction.atomic
+def document_iterate(
+    *, document: LegalDocument, message: str, actor: Actor, thread_id: uuid.UUID | None = None
+) -> DocumentIteration:
+    """Record an iteration and enqueue its edit; the stage is kept.
+
+    Raises CONFLICT (409) while processing or before the document has content,
+    ITERATION_LIMIT (429) after MAX_ITERATIONS iterations of this document, and
+    GENERATION_LIMIT (429) at the organization's maximum of jobs.
+    """
+    locked = _lock_idle(document)
+    if not locked.has_content:
+        raise ApiError("CONFLICT", "The document has no content to edit yet.", status_code=409)
+    count = DocumentIteration.objects.filter(document=locked).count()
+    if count >= MAX_ITERATIONS:
+        raise ApiError(
+            "ITERATION_LIMIT",
+            f"A document can be iterated at most {MAX_ITERATIONS} times.",
+            status_code=429,
+            details={"iterations": count, "limit": MAX_ITERATIONS},
+        )
+    jobs.claim_generation_slot(locked.organization)
+    iteration = DocumentIteration.objects.create(
+        document=locked,
+        thread_id=thread_id or uuid.uuid4(),
+        author_id=actor.user_id,
+        message=message,
+    )
+    jobs.start_job(
+        locked,
+        kind=jobs.JobKind.ITERATE,
+        stage=locked.stage,
+        enqueue=_iteration_enqueuer(str(iteration.pk)),
+    )
+    _audit(locked, actor, "iterate", iterationId=str(iteration.pk))
+    return iteration
+
+
+# --- the worker side ----------------------------------------------------------------------
+def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> DocumentIteration | None:
+    """Apply the iteration's message with the document's provider and complete the job.
+
+    Streams `message-response` events (`tool` for grounding, `ai` for the model's text and
+    the reply), then `message-response-finished`. The checklist guard puts back any
+    mandatory item the edit dropped. Idempotent: a job that is no longer current is
+    skipped. A permanent ProviderError fails the job and the iteration; a
+    TransientProviderError propagates so that the task retries.
+    """
+    iteration = DocumentIteration.objects.filter(pk=iteration_id).first()
+    document = (
+        LegalDocument.objects.select_related("organization", "client_company")
+        .filter(pk=document_id)
+        .first()
+    )
+    if iteration is None or document is None or str(document.job_id) != job_id:
+        return None
+    elapsed = jobs.measure()
+    thread_id, message_id = str(iteration.thread_id), str(iteration.message_id)
+    request = writing_request(document)
+    if request.sources:
+        names = ", ".join(source.file_name for source in request.sources)
+        _say(
+            iteration,
+            f"Found {len(request.sources)} relevant source(s): {names}",
+            ASSET_SEARCH_TOOL,
+        )
+    # The provider configured now: a document written offline gets free-form edits as soon
+    # as a language model is configured.
+    provider = get_provider()
+
+    def stream(text: str) -> None:
+        events.send_message_response(
+            document_id=document_id, thread_id=thread_id, message_id=message_id, content=text
+        )
+
+    try:
+        result = provider.edit_document(
+            document.content_markdown,
+            iteration.message,
+            request,
+            on_chunk=stream if provider.name != "template" else None,
+        )
+    except ProviderError as error:
+        if error.__class__ is ProviderError:
+            fail_iteration(
+                document_id=document_id, job_id=job_id, iteration_id=iteration_id,
+                code=error.code, message=error.message,
+            )  # fmt: skip
+            return DocumentIteration.objects.get(pk=iteration_id)
+        raise
+    for tool_event in result.tool_events:
+        _say(iteration, tool_event.get("content", ""), tool_event.get("toolName", "tool"))
+    markdown, reply = guarded(document, result, request.template_markdown())
+    _say(iteration, reply)
+    completed = jobs.complete_job(
+        document_id=document_id,
+        job_id=job_id,
+        markdown=markdown,
+        author_id=iteration.author_id,
+        reason=f"Iteration: {iteration.message[:400]}",
+        duration_seconds=elapsed(),
+    )
+    _finish(iteration, completed, reply, changed=markdown is not None)
+    events.send_message_finished(document_id=document_id, thread_id=thread_id)
+    return iteration
+
+
+def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple[str | None, str]:
+    """The edit after the checklist guard (None: no change) and the reply to send."""
+    if result.markdown is None:
+        return None, result.reply
+    spec = get_document_type(document.document_type)
+    markdown = ensure_checklist(
+        document_type=spec, markdown=result.markdown, fallback_markdown=fallback
+    )
+    edited_items, kept_items = set(item_blocks(result.markdown)), set(item_blocks(markdown))
+    restored = [item for item in spec.checklist if item.id in kept_items - edited_items]
+    reply = result.reply
+    if restored:
+        names = ", ".join(f"{item.title} ({item.article})" for item in restored)
+        reply += f" Legally required items were put back by the checklist guard: {names}."
+    if markdown.strip() == document.content_markdown.strip():
+        return None, reply + " The document is unchanged."
+    return markdown, reply
+
+
+def _say(iteration: DocumentIteration, content: str, tool_name: str | None = None) -> None:
+    events.send_message_response(
+        document_id=iteration.document_id,
+        thread_id=str(iteration.thread_id),
+        message_id=str(iteration.message_id),
+        content=content,
+        kind="tool" if tool_name else "ai",
+        tool_name=tool_name,
+    )
+
+
+def _finish(
+    iteration: DocumentIteration, document: LegalDocument | None, reply: str, *, changed: bool
+) -> None:
+    iteration.response = reply
+    iteration.completed_at = timezone.now()
+    if document is None:  # superseded while running: the job no longer owned the document
+        iteration.status = Status.FAILED
+    elif document.error_code:  # the job failed (e.g. CONTENT_TOO_LONG); the content is kept
+        iteration.status = Status.FAILED
+        iteration.response = f"{reply} ({document.error_code}: {document.error_message})"
+    else:
+        iteration.status = Status.COMPLETED
+        if changed:
+            iteration.resulting_version = DocumentVersion.objects.filter(
+                document=document, number=document.version
+            ).first()
+    iteration.save()
+
+
+def fail_iteration(
+    *, document_id: str, job_id: str, iteration_id: str, code: str, message: str
+) -> None:
+    """Fail the job and the iteration, tell the subscribers, and finish the thread."""
+    jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=message)
+    iteration = DocumentIteration.objects.filter(pk=iteration_id).first()
+    if iteration is None:
+        return
+    updated = DocumentIteration.objects.filter(pk=iteration_id, status=Status.PROCESSING).update(
+        status=Status.FAILED, response=f"The edit failed ({code}): {message}"[:5000],
+        completed_at=timezone.now(),
+    )  # fmt: skip
+    if not updated:  # already finished (a redelivered task): nothing more to tell
+        return
+    _say(iteration, f"The edit failed ({code}): {message}")
+    events.send_message_finished(document_id=document_id, thread_id=str(iteration.thread_id))

@@ -1,0 +1,129 @@
+"""A manual edit of a document's Markdown (`PATCH /legal-documents/{id}`): a new version.
+
+The edit goes through the same completeness check as generated content; the result says
+which mandatory checklist items the edit removed, so that a DPO notices a deleted section.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import ApiError
+from legal_documents import events
+from legal_documents.composition import completeness_report
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import LegalDocument, Status
+from legal_documents.services import jobs
+from legal_documents.versioning import record_version
+
+logger = logging.getLogger(__name__)
+
+UPDATED_EVENT = "document.updated"
+
+
+@dataclass(frozen=True)
+class ManualEditResult:
+    document: LegalDocument
+    # Ids of mandatory checklist items present before the edit and missing after it.
+    removed_items: list[str]
+
+
+def present_items(document: LegalDocument, markdown: str) -> set[str]:
+    """Ids of the checklist items the Markdown fills (empty for no content)."""
+    if not markdown:
+        return set()
+    report = completeness_report(
+        document_type=get_document_type(document.document_type), markdown=markdown
+    )
+    return {item.id for item in report.items if item.status == "present"}
+
+
+def legal_document_manual_edit(
+    *,
+    document_id: Any,
+    organization_id: Any,
+    author_id: int | None,
+    markdown: str,
+    change_reason: str,
+) -> ManualEditResult:
+    """Replace the content with `markdown` as the next version, by `author_id`, for a reason.
+
+    The document row is locked for the whole step, so a concurrent job or edit waits and the
+    version numbers stay gapless. Stage is unchanged; a document whose last job failed is
+    `completed` again (it now has content its author vouched for).
+    Raises ApiError: CONTENT_TOO_LONG (400) over 100,000 characters, NOT_FOUND (404) outside
+    the organization, CONFLICT (409) while a job is processing or when the document has no
+    content yet (generate it first). After commit: a WebSocket status event and the
+    `document.updated` webhook.
+    """
+    if len(markdown) > jobs.MAX_CONTENT_LENGTH:
+        raise ApiError(
+            "CONTENT_TOO_LONG",
+            "The content is over 100,000 characters.",
+            details={"markdown": [f"At most {jobs.MAX_CONTENT_LENGTH} characters."]},
+        )
+    with transaction.atomic():
+        document = (
+            LegalDocument.objects.select_for_update()
+            .filter(pk=document_id, organization_id=organization_id)
+            .first()
+        )
+        if document is None:
+            raise ApiError("NOT_FOUND", "Not found.", status_code=404)
+        if document.status == Status.PROCESSING:
+            raise ApiError(
+                "CONFLICT",
+                "The document is being processed; edit it once the job has finished.",
+                status_code=409,
+            )
+        if not document.has_content:
+            raise ApiError(
+                "CONFLICT", "The document has no content yet; generate it first.", status_code=409
+            )
+        before = present_items(document, document.content_markdown)
+        jobs.set_content(document, markdown)
+        document.status = Status.COMPLETED
+        document.error_code = document.error_message = ""
+        document.completed_at = timezone.now()
+        document._change_reason = change_reason  # type: ignore[attr-defined]  # simple-history
+        document.save()
+        record_version(document=document, author_id=author_id, reason=change_reason)
+        transaction.on_commit(lambda: _announce(document))
+    after = completeness_report(
+        document_type=get_document_type(document.document_type), markdown=markdown
+    )
+    removed = [item.id for item in after.items if item.status == "missing" and item.id in before]
+    return ManualEditResult(document=document, removed_items=removed)
+
+
+def _announce(document: LegalDocument) -> None:
+    """WebSocket status and the `document.updated` webhook; neither may fail the edit."""
+    events.send_document_status(
+        document_id=document.pk,
+        status=document.status,
+        stage=document.stage,
+        version=document.version,
+    )
+    try:
+        from webhooks.services import dispatch_document_event
+    except ImportError:  # the webhooks app is optional in this module's world
+        return
+    try:
+        dispatch_document_event(
+            document_id=document.pk,
+            organization_id=document.organization_id,
+            event=UPDATED_EVENT,
+            data={
+                "documentType": document.document_type,
+                "status": document.status,
+                "stage": document.stage,
+                "version": document.version,
+            },
+        )
+    except Exception:
+        logger.exception("could not queue the %s webhook of %s", UPDATED_EVENT, document.pk)

@@ -1,0 +1,193 @@
+"""The guided flow endpoints: questionnaire, draft, finalize (`generate`) and iterate.
+
+Detail actions only (no list or retrieve), registered on the `legal-documents` prefix next
+to the main viewset. Scoping, roles (auditors cannot write), throttling and the audit of
+foreign lookups come from OrganizationScopedViewSet; services audit what they change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.errors import ApiError
+from legal_documents.doctypes.registry import get_document_type
+from legal_documents.models import LegalDocument
+from legal_documents.questionnaire import questionnaire_answer, questionnaire_for, validate_answers
+from legal_documents.serializers import DocumentSerializer
+from legal_documents.services import flow
+from organizations.access import request_actor
+from organizations.viewsets import OrganizationScopedViewSet
+
+MAX_MESSAGE_LENGTH = 10_000
+
+
+# --- request and response shapes (camelCase, API.md) ---------------------------------------
+class QuestionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+    help = serializers.CharField()
+    article = serializers.CharField()
+    required = serializers.BooleanField()
+    answerType = serializers.ChoiceField(  # noqa: N815
+        choices=["text", "choice", "multiChoice", "boolean", "date"]
+    )
+    options = serializers.ListField(child=serializers.CharField())
+    answer = serializers.JSONField(allow_null=True)
+
+
+class QuestionnaireSerializer(serializers.Serializer):
+    questions = QuestionSerializer(many=True)
+    answered = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class AnswerSerializer(serializers.Serializer):
+    """One answer; `answer: null` clears it. The type must match the question's."""
+
+    questionId = serializers.CharField(max_length=100)  # noqa: N815
+    answer = serializers.JSONField(allow_null=True)
+
+
+class AnswersBodySerializer(serializers.Serializer):
+    """Either one answer (`{questionId, answer}`) or several (`{answers: [...]}`)."""
+
+    questionId = serializers.CharField(max_length=100, required=False)  # noqa: N815
+    answer = serializers.JSONField(allow_null=True, required=False)
+    answers = AnswerSerializer(many=True, required=False, allow_empty=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "answers" in attrs:
+            return attrs
+        if "questionId" not in attrs:
+            raise serializers.ValidationError({"questionId": ["This field is required."]})
+        if "answer" not in self.initial_data:
+            raise serializers.ValidationError({"answer": ["This field is required."]})
+        return attrs
+
+
+class StoredAnswerSerializer(serializers.Serializer):
+    questionId = serializers.CharField()  # noqa: N815
+    answer = serializers.JSONField(allow_null=True)
+    answeredAt = serializers.DateTimeField(allow_null=True)  # noqa: N815
+    answered = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class FinalizeBodySerializer(serializers.Serializer):
+    """`questionsToFinalize`: `{questionId: answer}` or `[{questionId, answer}]`; optional."""
+
+    questionsToFinalize = serializers.JSONField(required=False)  # noqa: N815
+
+    def validate_questionsToFinalize(self, value: Any) -> list[tuple[str, Any]]:  # noqa: N802
+        if isinstance(value, dict):
+            return list(value.items())
+        if isinstance(value, list):
+            answers = AnswerSerializer(data=value, many=True)
+            answers.is_valid(raise_exception=True)
+            return [(item["questionId"], item["answer"]) for item in answers.validated_data]
+        raise serializers.ValidationError("Must be an object or a list of {questionId, answer}.")
+
+
+class IterateBodySerializer(serializers.Serializer):
+    message = serializers.CharField(max_length=MAX_MESSAGE_LENGTH, allow_blank=False)
+    threadId = serializers.UUIDField(required=False)  # noqa: N815
+
+
+class IterationStartedSerializer(serializers.Serializer):
+    threadId = serializers.UUIDField()  # noqa: N815
+    messageId = serializers.UUIDField()  # noqa: N815
+    status = serializers.CharField()
+
+
+# --- the viewset ---------------------------------------------------------------------------
+@extend_schema(tags=["legal documents"])
+class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
+    queryset = LegalDocument.objects.select_related("organization")
+    serializer_class = DocumentSerializer
+    audit_object_type = "document"
+
+    @extend_schema(responses=QuestionnaireSerializer, description="Questions and answers.")
+    @action(detail=True, methods=["get"])
+    def questionnaire(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        self.audit(action="read", obj=document, details={"view": "questionnaire"})
+        return Response(questionnaire_for(document))
+
+    @extend_schema(
+        request=AnswersBodySerializer,
+        responses=StoredAnswerSerializer,
+        description="Store one answer (or several with `answers`); 400 for an unknown "
+        "question or an answer of the wrong type.",
+    )
+    @action(detail=True, methods=["post"], url_path="questionnaire/answers")
+    def answers(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        body = AnswersBodySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        if "answers" in data:
+            pairs = [(item["questionId"], item["answer"]) for item in data["answers"]]
+            duplicates = {key for key, _ in pairs if [k for k, _ in pairs].count(key) > 1}
+            if duplicates:
+                raise ApiError(
+                    "VALIDATION_ERROR",
+                    "The request is not valid.",
+                    details={"answers": {key: ["Answered twice."] for key in sorted(duplicates)}},
+                )
+            entries, progress = questionnaire_answer(
+                document=document, pairs=pairs, actor=request_actor(request), field="answers"
+            )
+            return Response({"answers": entries, **progress.as_dict()})
+        entries, progress = questionnaire_answer(
+            document=document,
+            pairs=[(data["questionId"], data.get("answer"))],
+            actor=request_actor(request),
+        )
+        return Response({**entries[0], **progress.as_dict()})
+
+    @extend_schema(request=None, responses={202: DocumentSerializer})
+    @action(detail=True, methods=["post"])
+    def draft(self, request: Request, pk: str) -> Response:
+        document = flow.document_draft(document=self.get_object(), actor=request_actor(request))
+        return Response(DocumentSerializer(document).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=FinalizeBodySerializer, responses={202: DocumentSerializer})
+    @action(detail=True, methods=["post"])
+    def generate(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        body = FinalizeBodySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        answers = validate_answers(
+            get_document_type(document.document_type),
+            body.validated_data.get("questionsToFinalize", []),
+            field="questionsToFinalize",
+        )
+        document = flow.document_finalize(
+            document=document, finalize_answers=answers, actor=request_actor(request)
+        )
+        return Response(DocumentSerializer(document).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=IterateBodySerializer, responses={202: IterationStartedSerializer})
+    @action(detail=True, methods=["post"])
+    def iterate(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        body = IterateBodySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        iteration = flow.document_iterate(
+            document=document,
+            message=body.validated_data["message"],
+            thread_id=body.validated_data.get("threadId"),
+            actor=request_actor(request),
+        )
+        payload = {
+            "threadId": str(iteration.thread_id),
+            "messageId": str(iteration.message_id),
+            "status": iteration.status,
+        }
+        return Response(payload, status=status.HTTP_202_ACCEPTED)
