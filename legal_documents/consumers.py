@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, Throttled
 
 from audit.models import Outcome
 from audit.services import Actor, record_event
@@ -73,7 +73,7 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
     if raw_key is not None:
         try:
             api_key = authenticate_raw_key(raw_key, ip=ip)  # audits a refused key itself
-        except AuthenticationFailed:
+        except (AuthenticationFailed, Throttled):
             raise Unauthenticated from None
         membership = api_key.membership
         label = f"{membership.user.email or membership.user.get_username()} (key {api_key.prefix})"

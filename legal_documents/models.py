@@ -59,6 +59,9 @@ class LegalDocument(models.Model):
     content_html = models.TextField(blank=True, default="")
     content_text = models.TextField(blank=True, default="")
     content_sha256 = models.CharField(max_length=64, blank=True, default="")
+    # The completeness of the current content (computed when the content is set).
+    compliance_complete = models.BooleanField(null=True, blank=True)
+    compliance_missing = models.JSONField(default=list, blank=True)
 
     error_code = models.CharField(max_length=40, blank=True, default="")
     error_message = models.TextField(blank=True, default="")
@@ -84,7 +87,8 @@ class LegalDocument(models.Model):
 
     @property
     def has_content(self) -> bool:
-        return self.version > 0 and bool(self.content_markdown)
+        # Every version has content (set_content); this never loads the deferred text.
+        return self.version > 0
 
 
 class DocumentVersion(models.Model):

@@ -103,6 +103,8 @@ def validate_answer(question: Question, value: Any) -> Any:
             )
         if not value.strip():
             raise AnswerError("May not be blank; send null to clear the answer.")
+        if "\x00" in value:  # PostgreSQL cannot store it, and no person typed it
+            raise AnswerError("May not contain NUL characters.")
         return value
     if kind == "choice":
         if not isinstance(value, str) or value not in question.options:

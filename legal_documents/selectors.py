@@ -9,6 +9,9 @@ from django.db.models import QuerySet
 from legal_documents.models import LegalDocument
 from organizations.models import Membership, Role
 
+LARGE_COLUMNS = ("content_markdown", "content_html", "content_text", "inputs", "answers",
+                 "finalize_answers")  # fmt: skip
+
 
 def legal_document_list(
     *, queryset: QuerySet[LegalDocument], membership: Membership, filters: dict[str, Any]
@@ -23,4 +26,5 @@ def legal_document_list(
         queryset = queryset.filter(document_type=filters["documentType"])
     if "status" in filters:
         queryset = queryset.filter(status=filters["status"])
-    return queryset.order_by("-created_at")
+    # List items carry no content: leave the large columns in the database.
+    return queryset.defer(*LARGE_COLUMNS).order_by("-created_at")

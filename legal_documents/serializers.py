@@ -10,7 +10,6 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
-from legal_documents.composition import completeness_report
 from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services.jobs import estimated_completion
@@ -118,13 +117,9 @@ class DocumentSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(ComplianceSummarySerializer(allow_null=True))
     def get_compliance(self, document: LegalDocument) -> dict[str, Any] | None:
-        if not document.has_content:
+        if not document.has_content or document.compliance_complete is None:
             return None
-        report = completeness_report(
-            document_type=get_document_type(document.document_type),
-            markdown=document.content_markdown,
-        )
-        return {"complete": report.complete, "missing": list(report.missing)}
+        return {"complete": document.compliance_complete, "missing": document.compliance_missing}
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_estimatedCompletionTime(self, document: LegalDocument) -> str | None:  # noqa: N802
@@ -166,6 +161,7 @@ class ComplianceItemSerializer(serializers.Serializer):
 class ComplianceReportSerializer(serializers.Serializer):
     documentType = serializers.CharField()  # noqa: N815
     rulesetVersion = serializers.CharField()  # noqa: N815
+    documentRulesetVersion = serializers.CharField()  # noqa: N815
     complete = serializers.BooleanField()
     items = ComplianceItemSerializer(many=True)
 

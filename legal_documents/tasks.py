@@ -11,11 +11,19 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from legal_documents.providers import TransientProviderError
-from legal_documents.services import documents, jobs
+from legal_documents.services import documents, flow, jobs
 
 logger = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
+
+
+def _public_failure(error: Exception) -> tuple[str, str]:
+    """Code and message a client may see: a provider's own words, never database internals."""
+    if isinstance(error, TransientProviderError):
+        return error.code, error.message
+    logger.warning("job failed after retries: %s", error)
+    return "SERVICE_UNAVAILABLE", "A backing service was unavailable; retry shortly."
 
 
 @shared_task(
@@ -35,8 +43,8 @@ def generate_document_task(self, document_id: str, job_id: str) -> None:  # type
         documents.run_generation(document_id=document_id, job_id=job_id)
     except (TransientProviderError, OperationalError, InterfaceError) as error:
         if self.request.retries >= self.max_retries:
-            code = getattr(error, "code", "PROVIDER_UNAVAILABLE")
-            jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=str(error))
+            code, message = _public_failure(error)
+            jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=message)
             return
         countdown = min(60, 2 ** (self.request.retries + 1))
         raise self.retry(exc=error, countdown=countdown) from error
@@ -59,10 +67,12 @@ def generate_document_task(self, document_id: str, job_id: str) -> None:  # type
 
 @shared_task
 def fail_stale_jobs_task() -> int:
-    """Beat: fail jobs processing for longer than twice the generation timeout."""
-    return jobs.fail_stale_jobs(
-        older_than=timedelta(seconds=2 * settings.GENERATION_TIMEOUT_SECONDS)
-    )
+    """Beat: fail jobs processing for longer than twice the generation timeout, and close
+    the iterations whose job has ended without them."""
+    older_than = timedelta(seconds=2 * settings.GENERATION_TIMEOUT_SECONDS)
+    failed = jobs.fail_stale_jobs(older_than=older_than)
+    flow.finish_interrupted_iterations(older_than=timedelta(minutes=2))
+    return failed
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -102,7 +112,6 @@ def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str
     Same discipline as generate_document_task: transient errors retry with backoff, then
     fail; anything else fails the job and the iteration, and the thread is finished.
     """
-    from legal_documents.services import flow
 
     def fail(code: str, message: str) -> None:
         flow.fail_iteration(
@@ -114,7 +123,7 @@ def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str
         flow.run_iteration(document_id=document_id, job_id=job_id, iteration_id=iteration_id)
     except (TransientProviderError, OperationalError, InterfaceError) as error:
         if self.request.retries >= self.max_retries:
-            fail(getattr(error, "code", "PROVIDER_UNAVAILABLE"), str(error))
+            fail(*_public_failure(error))
             return
         countdown = min(60, 2 ** (self.request.retries + 1))
         raise self.retry(exc=error, countdown=countdown) from error

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -12,6 +15,8 @@ from audit.models import Outcome
 from audit.services import Actor, record_event
 from organizations.keys import key_matches, parse_key
 from organizations.models import ApiKey
+
+logger = logging.getLogger(__name__)
 
 # Writing lastUsedAt on every request would turn each read into a write.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -32,8 +37,34 @@ def raw_key_from_headers(headers: dict[str, str] | object) -> str | None:
     return headers.get("X-API-Key", "").strip() or None  # type: ignore[attr-defined]
 
 
+def _failures_key(ip: str | None) -> str:
+    return f"auth-failures:{ip or 'unknown'}"
+
+
+def _refuse_guessing(ip: str | None) -> None:
+    """Past AUTH_FAILURES_PER_MINUTE bad keys from one address, answer 429 without auditing
+    each attempt: a key-guessing client must not grow the audit trail without bound."""
+    try:
+        failures = cache.get(_failures_key(ip), 0)
+    except Exception:  # the throttles of the view report an unavailable cache
+        return
+    if failures >= settings.AUTH_FAILURES_PER_MINUTE:
+        raise exceptions.Throttled(wait=60, detail="Too many invalid API keys from this address.")
+
+
+def _count_failure(ip: str | None) -> None:
+    key = _failures_key(ip)
+    try:
+        if not cache.add(key, 1, timeout=60):
+            cache.incr(key)
+    except Exception:
+        logger.warning("could not count a failed authentication", exc_info=True)
+
+
 def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
-    """Return the active key, or raise AuthenticationFailed after auditing the attempt."""
+    """Return the active key of an active user, or raise AuthenticationFailed after auditing
+    the attempt (Throttled when one address sends too many bad keys)."""
+    _refuse_guessing(ip)
     parsed = parse_key(raw_key)
     api_key = None
     if parsed is not None:
@@ -43,6 +74,7 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
             .first()
         )
     if api_key is None or not key_matches(raw_key, api_key.key_hash):
+        _count_failure(ip)
         record_event(
             organization=None,
             actor=Actor(label=f"key:{parsed.prefix if parsed else 'malformed'}", ip=ip),
@@ -51,7 +83,9 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
             details={"reason": "unknown key"},
         )
         raise exceptions.AuthenticationFailed("Invalid API key.")
-    if api_key.revoked_at is not None:
+    refusal = _refusal_reason(api_key)
+    if refusal is not None:
+        _count_failure(ip)
         record_event(
             organization=api_key.membership.organization,
             actor=Actor(label=f"key:{api_key.prefix}", user_id=api_key.membership.user_id, ip=ip),
@@ -59,14 +93,22 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
             outcome=Outcome.DENIED,
             object_type="api_key",
             object_id=api_key.pk,
-            details={"reason": "revoked key"},
+            details={"reason": refusal},
         )
-        raise exceptions.AuthenticationFailed("This API key has been revoked.")
+        raise exceptions.AuthenticationFailed(f"This API key is not valid: {refusal}.")
     now = timezone.now()
     if api_key.last_used_at is None or now - api_key.last_used_at > LAST_USED_RESOLUTION:
         ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
         api_key.last_used_at = now
     return api_key
+
+
+def _refusal_reason(api_key: ApiKey) -> str | None:
+    if api_key.revoked_at is not None:
+        return "revoked key"
+    if not api_key.membership.user.is_active:
+        return "deactivated user"
+    return None
 
 
 class ApiKeyAuthentication(authentication.BaseAuthentication):

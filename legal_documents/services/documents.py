@@ -21,7 +21,7 @@ from organizations.models import ClientCompany, Membership
 logger = logging.getLogger(__name__)
 
 
-def _enqueue_generation(document_id: str, job_id: str) -> None:
+def enqueue_generation(document_id: str, job_id: str) -> None:
     from legal_documents.tasks import generate_document_task
 
     generate_document_task.delay(document_id, job_id)
@@ -69,7 +69,7 @@ def legal_document_create(
         provider=get_provider().name,
     )
     jobs.start_job(
-        document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=_enqueue_generation
+        document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=enqueue_generation
     )
     events.notify_webhooks(document=document, event=events.DOCUMENT_CREATED)
     record_event(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -27,18 +28,12 @@ from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocu
 from legal_documents.providers import EditResult, ProviderError, get_provider
 from legal_documents.questionnaire import merge_answers
 from legal_documents.services import jobs
-from legal_documents.services.documents import writing_request
+from legal_documents.services.documents import enqueue_generation, writing_request
 
 logger = logging.getLogger(__name__)
 
 MAX_ITERATIONS = settings.MAX_ITERATIONS_PER_DOCUMENT
 ASSET_SEARCH_TOOL = "asset_search"
-
-
-def _enqueue_generation(document_id: str, job_id: str) -> None:
-    from legal_documents.tasks import generate_document_task
-
-    generate_document_task.delay(document_id, job_id)
 
 
 def _iteration_enqueuer(iteration_id: str) -> Callable[[str, str], None]:
@@ -53,7 +48,9 @@ def _iteration_enqueuer(iteration_id: str) -> Callable[[str, str], None]:
 def _lock_idle(document: LegalDocument) -> LegalDocument:
     """The document locked for update; 409 CONFLICT while a job runs on it."""
     locked = (
-        LegalDocument.objects.select_for_update().select_related("organization").get(pk=document.pk)
+        LegalDocument.objects.select_for_update(of=("self",))
+        .select_related("organization")
+        .get(pk=document.pk)
     )
     if locked.status == Status.PROCESSING:
         raise ApiError(
@@ -84,7 +81,7 @@ def document_draft(*, document: LegalDocument, actor: Actor) -> LegalDocument:
     """
     locked = _lock_idle(document)
     jobs.claim_generation_slot(locked.organization)
-    jobs.start_job(locked, kind=jobs.JobKind.DRAFT, stage=Stage.DRAFT, enqueue=_enqueue_generation)
+    jobs.start_job(locked, kind=jobs.JobKind.DRAFT, stage=Stage.DRAFT, enqueue=enqueue_generation)
     _audit(locked, actor, "draft", answered=len(locked.answers or {}))
     return locked
 
@@ -106,7 +103,7 @@ def document_finalize(
     merge_answers(locked, finalize_answers)
     locked.finalize_answers = kept
     jobs.start_job(
-        locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=_enqueue_generation
+        locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=enqueue_generation
     )
     _audit(locked, actor, "finalize", questionIds=sorted(kept))
     return locked
@@ -284,3 +281,32 @@ def fail_iteration(
         return
     _say(iteration, f"The edit failed ({code}): {message}")
     events.send_message_finished(document_id=document_id, thread_id=str(iteration.thread_id))
+
+
+def finish_interrupted_iterations(*, older_than: timedelta) -> int:
+    """Close iterations left `processing` although their document's job has ended.
+
+    A worker that died between completing the job and finishing the iteration, or a job the
+    stale sweep failed, would otherwise leave the thread open forever: the iteration is
+    marked failed and subscribers get the finished frame.
+    """
+    cutoff = timezone.now() - older_than
+    interrupted = DocumentIteration.objects.filter(
+        status=Status.PROCESSING, created_at__lt=cutoff
+    ).exclude(document__status=Status.PROCESSING)
+    closed = 0
+    for iteration in interrupted.select_related("document"):
+        updated = DocumentIteration.objects.filter(
+            pk=iteration.pk, status=Status.PROCESSING
+        ).update(
+            status=Status.FAILED,
+            response="The edit was interrupted before it finished; send the message again.",
+            completed_at=timezone.now(),
+        )
+        if updated:
+            closed += 1
+            _say(iteration, "The edit was interrupted before it finished; send the message again.")
+            events.send_message_finished(
+                document_id=iteration.document_id, thread_id=str(iteration.thread_id)
+            )
+    return closed

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from common.errors import ApiError
 from legal_documents import events
+from legal_documents.composition import completeness_report
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text
@@ -81,9 +82,24 @@ def start_job(
     document.error_code = document.error_message = ""
     document.save()
     document_id, job_id = str(document.pk), str(document.job_id)
-    transaction.on_commit(lambda: enqueue(document_id, job_id))
+    transaction.on_commit(lambda: _enqueue_or_fail(enqueue, document_id, job_id))
     transaction.on_commit(lambda: _announce(document_id))
     return document
+
+
+def _enqueue_or_fail(enqueue: Callable[[str, str], None], document_id: str, job_id: str) -> None:
+    """A job whose task cannot be queued (broker down) fails at once, with a clear reason,
+    instead of staying `processing` until the sweep finds it."""
+    try:
+        enqueue(document_id, job_id)
+    except Exception:
+        logger.exception("could not queue job %s of document %s", job_id, document_id)
+        fail_job(
+            document_id=document_id,
+            job_id=job_id,
+            code="SERVICE_UNAVAILABLE",
+            message="The job queue is unavailable; the work was not started. Retry shortly.",
+        )
 
 
 def _announce(document_id: str) -> None:
@@ -99,8 +115,9 @@ def _announce(document_id: str) -> None:
 
 def current_job(document_id: str, job_id: str) -> LegalDocument | None:
     """The document locked for update if `job_id` is still its running job, else None."""
+    # of=("self",): lock the document only, not the organization row joined in.
     document = (
-        LegalDocument.objects.select_for_update()
+        LegalDocument.objects.select_for_update(of=("self",))
         .select_related("organization")
         .filter(pk=document_id)
         .first()
@@ -162,7 +179,12 @@ def set_content(document: LegalDocument, markdown: str) -> None:
     """Content and its derived forms; the version number moves on."""
     from legal_documents.doctypes.registry import get_document_type
 
-    title = get_document_type(document.document_type).title
+    spec = get_document_type(document.document_type)
+    title = spec.title
+    report = completeness_report(document_type=spec, markdown=markdown)
+    # Stored so that lists never re-read and re-check every document's content.
+    document.compliance_complete = report.complete
+    document.compliance_missing = list(report.missing)
     document.content_markdown = markdown
     document.content_html = render_html_page(markdown, title=title)
     document.content_text = markdown_to_text(markdown)

@@ -23,8 +23,6 @@ from legal_documents.versioning import record_version
 
 logger = logging.getLogger(__name__)
 
-UPDATED_EVENT = "document.updated"
-
 
 @dataclass(frozen=True)
 class ManualEditResult:
@@ -93,6 +91,7 @@ def legal_document_manual_edit(
         document._change_reason = change_reason  # type: ignore[attr-defined]  # simple-history
         document.save()
         record_version(document=document, author_id=author_id, reason=change_reason)
+        events.notify_webhooks(document=document, event=events.DOCUMENT_UPDATED)
         transaction.on_commit(lambda: _announce(document))
     after = completeness_report(
         document_type=get_document_type(document.document_type), markdown=markdown
@@ -102,28 +101,10 @@ def legal_document_manual_edit(
 
 
 def _announce(document: LegalDocument) -> None:
-    """WebSocket status and the `document.updated` webhook; neither may fail the edit."""
+    """WebSocket status after commit; neither it nor the webhook may fail the edit."""
     events.send_document_status(
         document_id=document.pk,
         status=document.status,
         stage=document.stage,
         version=document.version,
     )
-    try:
-        from webhooks.services import dispatch_document_event
-    except ImportError:  # the webhooks app is optional in this module's world
-        return
-    try:
-        dispatch_document_event(
-            document_id=document.pk,
-            organization_id=document.organization_id,
-            event=UPDATED_EVENT,
-            data={
-                "documentType": document.document_type,
-                "status": document.status,
-                "stage": document.stage,
-                "version": document.version,
-            },
-        )
-    except Exception:
-        logger.exception("could not queue the %s webhook of %s", UPDATED_EVENT, document.pk)

@@ -110,4 +110,6 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
             document_type=get_document_type(document.document_type),
             markdown=document.content_markdown,
         )
-        return Response(report.as_dict())
+        # The check uses the type's current rules; the document records the rules it was
+        # written under (they differ once a rule set is updated).
+        return Response({**report.as_dict(), "documentRulesetVersion": document.ruleset_version})

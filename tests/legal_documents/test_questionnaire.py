@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
+from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from tests.support.flow import URL, completed_document
 
@@ -175,3 +176,17 @@ def test_another_organization_sees_neither_the_questionnaire_nor_can_answer(dpo,
     assert outsider.client.get(f"{URL}/{document.pk}/questionnaire").status_code == 404
     assert answer(outsider, document, "publicSources", True).status_code == 404
     assert LegalDocument.objects.get(pk=document.pk).answers == {}
+
+
+def test_a_text_answer_with_a_nul_character_is_a_validation_error(dpo):
+    document = completed_document(dpo)
+    text_question = next(
+        q for q in get_document_type(document.document_type).questions if q.answer_type == "text"
+    )
+    response = dpo.client.post(
+        f"/api/v1/legal-documents/{document.pk}/questionnaire/answers",
+        {"questionId": text_question.id, "answer": "a\u0000b"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"

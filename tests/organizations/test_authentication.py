@@ -102,3 +102,30 @@ def test_a_user_without_an_organization_is_refused(db):
 def test_membership_factory_gives_each_member_one_organization():
     membership = MembershipFactory()
     assert membership.user.membership == membership
+
+
+def test_a_deactivated_user_s_key_is_refused(dpo):
+    user = dpo.membership.user
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    response = dpo.client.get(LIST_URL)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "INVALID_API_KEY"
+    assert AuditEvent.objects.filter(details__reason="deactivated user", outcome="denied").exists()
+
+
+def test_an_address_guessing_keys_is_slowed_down_without_flooding_the_audit_trail(
+    anonymous, settings
+):
+    settings.AUTH_FAILURES_PER_MINUTE = 3
+    anonymous.credentials(HTTP_AUTHORIZATION="Bearer ld_0123456789_guess")
+    codes = [anonymous.get(LIST_URL).status_code for _ in range(6)]
+    assert codes == [401, 401, 401, 429, 429, 429]
+    assert AuditEvent.objects.filter(action="auth.api_key", outcome="denied").count() == 3
+
+
+def test_a_denied_attempt_with_a_hostile_id_is_still_recorded(auditor):
+    hostile = "x" * 100 + "%00"
+    response = auditor.client.delete(f"/api/v1/client-companies/{hostile}")
+    assert response.status_code in {403, 404}
+    assert AuditEvent.objects.filter(outcome="denied", organization=auditor.organization).exists()
