@@ -12,7 +12,8 @@ from typing import Any
 
 import redis.exceptions
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import DatabaseError, DataError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -98,7 +99,15 @@ def _describe(exc: Exception) -> tuple[int, str, str, Any, dict[str, str]]:
     if isinstance(exc, exceptions.NotAcceptable):
         return 406, "NOT_ACCEPTABLE", str(exc.detail), None, {}
     if isinstance(exc, exceptions.UnsupportedMediaType):
-        return 415, "UNSUPPORTED_MEDIA_TYPE", str(exc.detail), None, {}
+        # API.md has one 415 code: the body's type is not one the endpoint accepts.
+        return 415, "INVALID_FILE_TYPE", str(exc.detail), None, {}
+    if isinstance(exc, RequestDataTooBig):
+        message = "The request body is too large; send files with POST /api/v1/assets/upload."
+        return 413, "FILE_TOO_LARGE", message, None, {}
+    if isinstance(exc, SuspiciousOperation):
+        # TooManyFieldsSent, TooManyFilesSent, bad Host... : the client's request, not a bug.
+        logger.warning("Suspicious request refused: %s", exc)
+        return 400, "VALIDATION_ERROR", "The request was refused as malformed.", None, {}
     if isinstance(exc, exceptions.Throttled):
         wait = max(1, int(exc.wait or 1))
         message = f"Too many requests; retry in {wait} seconds."
@@ -109,6 +118,12 @@ def _describe(exc: Exception) -> tuple[int, str, str, Any, dict[str, str]]:
         return 503, "SERVICE_UNAVAILABLE", message, None, {"Retry-After": "5"}
     if isinstance(exc, exceptions.APIException):
         return exc.status_code, str(exc.default_code).upper(), str(exc.detail), None, {}
+    if isinstance(exc, DataError):
+        # A value the serializers let through but the column refuses (too long, out of
+        # range): the client's input, not our outage. Logged, since a serializer is too lax.
+        logger.warning("Input refused by the database: %s", exc)
+        message = "A value is too long or out of range."
+        return 400, "VALIDATION_ERROR", message, None, {}
     if isinstance(exc, DatabaseError):
         logger.exception("Database error")
     else:

@@ -61,3 +61,27 @@ def test_the_openapi_schema_and_docs_are_served(client: Client):
     assert schema.status_code == 200
     assert "/api/v1/client-companies" in schema.json()["paths"]
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_oversized_json_body_is_413_not_500(dpo, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    body = '{"name": "' + "x" * 4096 + '"}'
+    response = dpo.client.post(
+        "/api/v1/client-companies", data=body, content_type="application/json"
+    )
+    assert_envelope(response, 413, "FILE_TOO_LARGE")
+
+
+@pytest.mark.django_db
+def test_too_many_form_fields_is_a_validation_error(dpo, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    fields = {f"field{n}": "x" for n in range(20)}
+    response = dpo.client.post("/api/v1/client-companies", data=fields)
+    assert_envelope(response, 400, "VALIDATION_ERROR")
+
+
+@pytest.mark.django_db
+def test_a_body_of_an_unaccepted_type_is_415_invalid_file_type(dpo):
+    response = dpo.client.post("/api/v1/client-companies", data="x", content_type="text/plain")
+    assert_envelope(response, 415, "INVALID_FILE_TYPE")
