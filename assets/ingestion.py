@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import time
+import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from datetime import timedelta
@@ -24,7 +25,13 @@ from django.utils import timezone
 
 from assets.embedding import embedding_provider
 from assets.models import Asset, AssetChunk, AssetStatus
-from assets.processing import ExtractionFailed, FileKind, Segment, chunk_segments
+from assets.processing import (
+    ExtractionFailed,
+    FileKind,
+    InvalidFileType,
+    Segment,
+    chunk_segments,
+)
 from assets.processing.conversion import SHEET_MARKER
 from assets.processing.extraction import extract_segments
 from assets.services import asset_mark_failed
@@ -37,16 +44,41 @@ EMBEDDING_BATCH_SIZE = 64
 CONVERSIONS: dict[FileKind, str] = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 
 
+# How long after the processing timeout (the task's soft time limit) an attempt is taken
+# over: time for the timed-out attempt to record its failure itself.
+TAKEOVER_GRACE = timedelta(seconds=30)
+
+
+class AttemptSupersededError(Exception):
+    """Another attempt claimed the asset (or it was deleted) since this attempt claimed it."""
+
+
+class AttemptInProgressError(Exception):
+    """Another attempt is processing the asset; it can be taken over in ``seconds_left``."""
+
+    def __init__(self, asset_id: Any, seconds_left: float) -> None:
+        super().__init__(f"asset {asset_id} is being processed; look again in {seconds_left:.0f} s")
+        self.seconds_left = seconds_left
+
+
 def asset_process(*, asset_id: Any) -> Asset | None:
-    """Take an asset from UPLOADED (or a PROCESSING left by a killed worker) to COMPLETED.
+    """Take an asset from UPLOADED (or a PROCESSING abandoned by a lost worker) to COMPLETED.
 
     Idempotent: a COMPLETED or FAILED asset, or one deleted meanwhile, is left alone and
-    None is returned; a re-run replaces the chunks and converted file of an earlier attempt.
+    None is returned. An asset PROCESSING by an attempt that may still be running (younger
+    than ``ASSET_PROCESSING_TIMEOUT_SECONDS`` plus a grace period: a task redelivered while
+    the first run goes on) is left alone too, raising AttemptInProgressError with the
+    seconds until it can be taken over. Each attempt claims the asset with a fresh
+    ``processing_token``; it writes chunks, the final status and deletes output only while
+    the row still holds that token, so an attempt taken over by a newer one stops quietly
+    (None) and leaves the newer one's chunks alone.
+
     The status, chunk count and converted file are recorded only after every vector is
     written. A file that cannot be converted or read ends FAILED with the error
-    (CONVERSION_FAILED with ``{originalFormat, targetFormat}``, or EXTRACTION_FAILED), and
-    what was written for it is removed. Other errors (database, embedding service)
-    propagate after the partial output is removed, for the task to retry or fail.
+    (CONVERSION_FAILED with ``{originalFormat, targetFormat}``, EXTRACTION_FAILED or
+    INVALID_FILE_TYPE), and what was written for it is removed. Other errors (database,
+    embedding service) remove the partial output, hand the asset back (UPLOADED, for the
+    task's retry) and propagate.
     """
     asset = _claim(asset_id)
     if asset is None:
@@ -55,17 +87,34 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     kind = FileKind(asset.file_format)
     try:
         chunk_count, converted_key, converted_size = _write_output(asset, kind)
-    except ExtractionFailed as error:
-        discard_output(asset)
-        asset_mark_failed(
-            asset_id=asset.pk, code=error.code, message=error.message, details=error.details
-        )
+    except AttemptSupersededError:
+        logger.info("processing of asset %s was taken over by another attempt", asset.pk)
+        return None
+    except (ExtractionFailed, InvalidFileType) as error:
+        if discard_output(asset):
+            asset_mark_failed(
+                asset_id=asset.pk,
+                code=error.code,
+                message=error.message,
+                details=error.details,
+                processing_token=asset.processing_token,
+            )
         _observe(kind, started, failed=True)
         return Asset.objects.filter(pk=asset.pk).first()
-    except BaseException:
-        discard_output(asset)
+    except Exception:
+        if not discard_output(asset):
+            # The newer attempt's rows may be what made this one fail (unique chunk index).
+            logger.info("superseded processing of asset %s stopped", asset.pk, exc_info=True)
+            return None
+        _release_claim(asset)
         raise
-    updated = Asset.objects.filter(pk=asset.pk, status=AssetStatus.PROCESSING).update(
+    except BaseException:  # worker shutdown: the redelivered task starts again
+        if discard_output(asset):
+            _release_claim(asset)
+        raise
+    updated = Asset.objects.filter(
+        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
+    ).update(
         status=AssetStatus.COMPLETED,
         chunk_count=chunk_count,
         converted_file=converted_key,
@@ -75,8 +124,9 @@ def asset_process(*, asset_id: Any) -> Asset | None:
         error_message="",
         error_details=None,
         completed_at=timezone.now(),
+        updated_at=timezone.now(),
     )
-    if not updated:  # deleted (or failed by the sweep) while we worked
+    if not updated:  # deleted, failed by the sweep or taken over while we worked
         discard_output(asset, converted_key=converted_key)
         return None
     _observe(kind, started, failed=False)
@@ -84,19 +134,61 @@ def asset_process(*, asset_id: Any) -> Asset | None:
 
 
 def _claim(asset_id: Any) -> Asset | None:
+    """Start an attempt: PROCESSING with a fresh token, or None when there is nothing to do.
+
+    A PROCESSING asset is taken over only once its attempt is older than the processing
+    timeout (the task's soft time limit) plus a grace period; a younger one may still be
+    running, and AttemptInProgressError is raised.
+    """
+    now = timezone.now()
+    longest_attempt = timedelta(seconds=settings.ASSET_PROCESSING_TIMEOUT_SECONDS) + TAKEOVER_GRACE
     with transaction.atomic():
         asset = (
-            Asset.objects.select_for_update()
+            Asset.objects.select_for_update(of=("self",))
             .select_related("organization")
             .filter(pk=asset_id)
             .first()
         )
         if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
             return None
+        started = asset.processing_started_at
+        if asset.status == AssetStatus.PROCESSING and started and started + longest_attempt > now:
+            seconds_left = (started + longest_attempt - now).total_seconds()
+            raise AttemptInProgressError(asset.pk, seconds_left)
         asset.status = AssetStatus.PROCESSING
-        asset.processing_started_at = timezone.now()
-        asset.save(update_fields=["status", "processing_started_at", "updated_at"])
+        asset.processing_started_at = now
+        asset.processing_token = uuid.uuid4()
+        asset.save(
+            update_fields=["status", "processing_started_at", "processing_token", "updated_at"]
+        )
     return asset
+
+
+def _release_claim(asset: Asset) -> None:
+    """Hand a failed attempt's asset back as UPLOADED, so the task's retry can claim it."""
+    Asset.objects.filter(
+        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
+    ).update(
+        status=AssetStatus.UPLOADED,
+        processing_token=None,
+        processing_started_at=None,
+        updated_at=timezone.now(),
+    )
+
+
+def _holds_claim(asset: Asset) -> bool:
+    """Lock the asset row until the transaction ends; False once another attempt claimed it.
+
+    A deleted asset counts as lost too. Call inside ``transaction.atomic()``: whatever the
+    caller writes in the same transaction cannot interleave with a newer attempt's claim.
+    """
+    current = Asset.objects.select_for_update().filter(pk=asset.pk).values("processing_token")
+    row = current.first()
+    return row is not None and _is_own_token(asset, row["processing_token"])
+
+
+def _is_own_token(asset: Asset, token: uuid.UUID | None) -> bool:
+    return asset.processing_token is not None and token == asset.processing_token
 
 
 def converted_key_of(asset: Asset, kind: FileKind) -> str:
@@ -109,8 +201,13 @@ def converted_key_of(asset: Asset, kind: FileKind) -> str:
 
 
 def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
-    """Write chunks (and the converted file); return (chunk count, converted key, size)."""
-    discard_output(asset)
+    """Write chunks (and the converted file); return (chunk count, converted key, size).
+
+    Raises AttemptSupersededError as soon as another attempt holds the asset: every batch is
+    written in one transaction with the check that this attempt still holds its claim.
+    """
+    if not discard_output(asset):
+        raise AttemptSupersededError(asset.pk)
     embedder = embedding_provider()
     count = 0
     with ExitStack() as stack:
@@ -130,17 +227,20 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         while batch := list(islice(chunks, EMBEDDING_BATCH_SIZE)):
             texts = [chunk.text.replace("\x00", "") for chunk in batch]
             vectors = embedder.embed_documents(texts)
-            AssetChunk.objects.bulk_create(
-                AssetChunk(
-                    asset_id=asset.pk,
-                    organization_id=asset.organization_id,
-                    index=chunk.index,
-                    text=text,
-                    location=(chunk.location or "")[:200],
-                    embedding=vector,
+            with transaction.atomic():
+                if not _holds_claim(asset):
+                    raise AttemptSupersededError(asset.pk)
+                AssetChunk.objects.bulk_create(
+                    AssetChunk(
+                        asset_id=asset.pk,
+                        organization_id=asset.organization_id,
+                        index=chunk.index,
+                        text=text,
+                        location=(chunk.location or "")[:200],
+                        embedding=vector,
+                    )
+                    for chunk, text, vector in zip(batch, texts, vectors, strict=True)
                 )
-                for chunk, text, vector in zip(batch, texts, vectors, strict=True)
-            )
             count += len(batch)
         if converted is None:
             return count, "", None
@@ -164,14 +264,51 @@ def _tee_converted(
         yield segment
 
 
-def discard_output(asset: Asset, *, converted_key: str = "") -> None:
-    """Remove the chunks and converted file of an attempt (storage errors are logged)."""
-    AssetChunk.objects.filter(asset_id=asset.pk).delete()
-    keys = {converted_key, asset.converted_file.name}
+def discard_output(asset: Asset, *, converted_key: str = "") -> bool:
+    """Remove what the attempt holding ``asset.processing_token`` wrote; True if it did.
+
+    While the attempt still holds its claim (or the asset was deleted), its chunks and
+    converted files are removed (storage errors are logged). Once another attempt took over,
+    nothing the newer one may own is touched: only a converted file stored under a name of
+    this attempt's own (not the shared converted key) is deleted, and False is returned.
+    """
     kind = FileKind(asset.file_format) if asset.file_format != "unknown" else None
-    if kind in CONVERSIONS:
-        keys.add(converted_key_of(asset, kind))
+    shared_key = converted_key_of(asset, kind) if kind is not None and kind in CONVERSIONS else ""
+    with transaction.atomic():
+        row = Asset.objects.select_for_update().filter(pk=asset.pk).values("processing_token")
+        current = row.first()
+        holds_claim = current is None or _is_own_token(asset, current["processing_token"])
+        if holds_claim:
+            AssetChunk.objects.filter(asset_id=asset.pk).delete()
+    if holds_claim:
+        keys = {converted_key, asset.converted_file.name, shared_key}
+    else:
+        keys = {converted_key} - {shared_key}
     delete_files([key for key in keys if key], quiet=True)
+    return holds_claim
+
+
+def claim_stranded_uploads(*, older_than_seconds: int, limit: int = 500) -> list[str]:
+    """Ids of assets UPLOADED and untouched for ``older_than_seconds``, to enqueue again.
+
+    Such an asset lost its processing task (the broker was down when the upload committed,
+    or the message was lost); processing is idempotent, so enqueueing it again is safe.
+    Each one returned is touched (``updated_at``), so it is returned again only after
+    another ``older_than_seconds``; concurrent sweeps never return the same asset.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        stranded = list(
+            Asset.objects.select_for_update(skip_locked=True)
+            .filter(
+                status=AssetStatus.UPLOADED,
+                updated_at__lt=now - timedelta(seconds=older_than_seconds),
+            )
+            .order_by("updated_at")
+            .values_list("pk", flat=True)[:limit]
+        )
+        Asset.objects.filter(pk__in=stranded).update(updated_at=now)
+    return [str(asset_id) for asset_id in stranded]
 
 
 def fail_stale_assets(*, older_than_seconds: int) -> int:

@@ -54,6 +54,10 @@ class Asset(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     processing_started_at = models.DateTimeField(null=True, blank=True)
+    # A fresh token per processing attempt (assets.ingestion): an attempt writes its results
+    # only while the row still holds its token, so a redelivered or superseded run cannot
+    # overwrite or delete the chunks of the attempt that took over from it.
+    processing_token = models.UUIDField(null=True, blank=True, editable=False)
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -10,7 +11,10 @@ from pgvector.django import CosineDistance
 
 from assets.embedding import embedding_provider
 from assets.models import Asset, AssetChunk, AssetStatus
+from common.errors import ApiError
 from organizations.models import Organization
+
+logger = logging.getLogger(__name__)
 
 MAX_SEARCH_RESULTS = 50
 # HNSW candidate list: at least this, or a few times k (recall against latency).
@@ -43,11 +47,21 @@ def asset_search(*, organization: Organization, query: str, k: int = 10) -> list
     Never returns another organization's chunks: the organization filter is part of the one
     SQL query. Uses the HNSW index (ORDER BY cosine distance LIMIT k) with iterative scans,
     so that the filter cannot starve the result (PITFALLS.md: the ``SET LOCAL`` must be in
-    the same transaction as the query). Raises EmbeddingProviderUnavailable (or the
-    provider's own error) if the query cannot be embedded.
+    the same transaction as the query). Raises ApiError 503 SERVICE_UNAVAILABLE when the
+    query cannot be embedded (a provider misconfigured or unreachable); the cause is logged.
     """
     k = max(1, min(k, MAX_SEARCH_RESULTS))
-    vector = embedding_provider().embed_query(query)
+    try:
+        vector = embedding_provider().embed_query(query)
+    except Exception as error:
+        # Whatever the provider's library raises (configuration, network, API errors).
+        logger.exception("the search query could not be embedded")
+        raise ApiError(
+            "SERVICE_UNAVAILABLE",
+            "The embedding service is unavailable; retry shortly.",
+            status_code=503,
+            headers={"Retry-After": "5"},
+        ) from error
     return chunk_search(organization_id=organization.pk, vector=vector, k=k)
 
 

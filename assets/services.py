@@ -7,16 +7,18 @@ Processing (convert, extract, chunk, embed) is in ``assets.ingestion``; reads in
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from assets.models import Asset, AssetChunk, AssetStatus
-from assets.processing import InvalidFileType, detect_file_type, sha256_of_file
-from assets.storage import asset_key, delete_files, store_file
+from assets.processing import FileKind, InvalidFileType, detect_file_type, sha256_of_file
+from assets.storage import asset_key, asset_storage, delete_files, store_file
 from assets.uploads import sanitize_file_name
 from common.errors import ApiError
 from organizations.models import Organization
@@ -60,13 +62,17 @@ def asset_upload(
     Contract: the type is detected from the content and must agree with the declared name
     and media type, else ApiError 415 INVALID_FILE_TYPE. Content already uploaded to the
     organization (same SHA-256) returns the existing asset with ``duplicate=True``; nothing
-    is stored or processed again. Otherwise the file is stored under the organization's
-    prefix, the row is created (status UPLOADED) and ``process_asset_task`` is enqueued
-    after commit.
+    is stored or processed again, unless that asset is FAILED or its stored original is
+    gone: then the upload restores the original if needed and the same asset is processed
+    again (back to UPLOADED, error cleared). Otherwise the file is stored under the
+    organization's prefix, the row is created (status UPLOADED) and ``process_asset_task``
+    is enqueued after commit.
 
     Nothing lost, nothing orphaned: if the storage fails (StorageUnavailable, 503) no row is
     created and no partial file stays; if the row cannot be created the stored file is
-    deleted before the error propagates.
+    deleted before the error propagates. Once the row is committed the upload stands: a
+    failed enqueue (broker down) is logged, and ``requeue_stranded_assets_task`` enqueues
+    the asset again within minutes.
     """
     path = uploaded_file_path(uploaded)
     name = sanitize_file_name(uploaded.name)
@@ -79,9 +85,13 @@ def asset_upload(
     sha256 = sha256_of_file(path)
     size = path.stat().st_size
 
-    existing = Asset.objects.filter(organization=organization, sha256=sha256).first()
+    existing = (
+        Asset.objects.select_related("organization")
+        .filter(organization=organization, sha256=sha256)
+        .first()
+    )
     if existing is not None:
-        return UploadResult(existing, duplicate=True)
+        return UploadResult(_reprocess_if_broken(existing, uploaded), duplicate=True)
 
     asset = Asset(
         organization=organization,
@@ -102,7 +112,6 @@ def asset_upload(
     try:
         with transaction.atomic():
             asset.save(force_insert=True)
-            transaction.on_commit(lambda: _enqueue_processing(str(asset.id)))
     except IntegrityError:
         # Another request stored the same content first: keep theirs, drop ours.
         delete_files([asset.original_file.name], quiet=True)
@@ -113,22 +122,87 @@ def asset_upload(
     except BaseException:
         delete_files([asset.original_file.name], quiet=True)
         raise
+    _enqueue_processing_after_commit(asset.pk)
     return UploadResult(asset, duplicate=False)
+
+
+def _enqueue_processing_after_commit(asset_id: Any) -> None:
+    # robust: a broker outage is logged instead of raised, and never undoes the committed
+    # upload; requeue_stranded_assets_task enqueues the asset again later.
+    transaction.on_commit(lambda: _enqueue_processing(str(asset_id)), robust=True)
+
+
+def _reprocess_if_broken(existing: Asset, uploaded: UploadedFile) -> Asset:
+    """The existing asset of an upload's content, processed again if it cannot be used.
+
+    A stored original that is missing is stored again from this upload (the same bytes).
+    A FAILED asset, or one not yet COMPLETED whose original was missing, goes back to
+    UPLOADED with its error cleared and is enqueued again; an attempt still running on it
+    is superseded. When a concurrent request changed the asset first, it is left to that one.
+    """
+    original_key = existing.original_file.name
+    original_missing = not asset_storage().exists(original_key)
+    if existing.status != AssetStatus.FAILED and not original_missing:
+        return existing
+    if original_missing:
+        restored = store_file(original_key, uploaded)
+        if restored != original_key:  # a concurrent upload restored it first: keep theirs
+            delete_files([restored], quiet=True)
+    with transaction.atomic():
+        asset = Asset.objects.select_for_update().filter(pk=existing.pk).first()
+        if (
+            asset is None
+            or asset.updated_at != existing.updated_at  # changed meanwhile by someone else
+            or asset.status == AssetStatus.COMPLETED
+        ):
+            return asset or existing
+        asset.status = AssetStatus.UPLOADED
+        asset.error_code = ""
+        asset.error_message = ""
+        asset.error_details = None
+        asset.chunk_count = 0
+        asset.processing_started_at = None
+        asset.processing_token = None  # supersedes an attempt still running (ingestion.py)
+        asset.completed_at = None
+        asset.save()
+        _enqueue_processing_after_commit(asset.pk)
+    logger.info("asset %s is processed again after a duplicate upload", asset.pk)
+    return asset
 
 
 def asset_delete(*, asset: Asset) -> None:
     """Delete the asset, its chunks and vectors in one transaction, then its files.
 
-    The files are deleted after commit (a rolled-back delete keeps them); if the storage
-    fails then, ``delete_asset_files_task`` retries until it succeeds, so no file outlives
-    its row for good.
+    The row is locked and read again first, so a converted file recorded meanwhile is
+    deleted too; the converted file's key is deleted even when the row does not name it
+    (an attempt still running may have stored it). The files are deleted after commit (a
+    rolled-back delete keeps them); if the storage fails then, ``delete_asset_files_task``
+    retries until it succeeds, so no file outlives its row for good.
     """
-    keys = [key for key in (asset.original_file.name, asset.converted_file.name) if key]
     with transaction.atomic():
+        current = (
+            Asset.objects.select_for_update(of=("self",))
+            .select_related("organization")
+            .filter(pk=asset.pk)
+            .first()
+        )
+        if current is None:
+            return
+        keys = stored_keys_of(current)
         # Chunks first: one fast DELETE (no dependants), rather than the cascade's batches.
         AssetChunk.objects.filter(asset_id=asset.pk).delete()
         Asset.objects.filter(pk=asset.pk).delete()
-        transaction.on_commit(lambda: _delete_files_now_or_later(keys))
+        transaction.on_commit(lambda: _delete_files_now_or_later(keys), robust=True)
+
+
+def stored_keys_of(asset: Asset) -> list[str]:
+    """Every storage key an asset's files may have: the original and the converted file."""
+    from assets.ingestion import CONVERSIONS, converted_key_of
+
+    keys = [asset.original_file.name, asset.converted_file.name]
+    if asset.file_format != "unknown" and (kind := FileKind(asset.file_format)) in CONVERSIONS:
+        keys.append(converted_key_of(asset, kind))
+    return sorted({key for key in keys if key})
 
 
 def _delete_files_now_or_later(keys: list[str]) -> None:
@@ -140,15 +214,28 @@ def _delete_files_now_or_later(keys: list[str]) -> None:
 
 
 def asset_mark_failed(
-    *, asset_id: Any, code: str, message: str, details: dict[str, Any] | None = None
+    *,
+    asset_id: Any,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    processing_token: uuid.UUID | None = None,
 ) -> None:
-    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays)."""
-    Asset.objects.filter(
+    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
+
+    With ``processing_token``, only while that processing attempt still holds the asset
+    (an attempt taken over by a newer one must not fail the newer one's work).
+    """
+    assets = Asset.objects.filter(
         pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
-    ).update(
+    )
+    if processing_token is not None:
+        assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
+    assets.update(
         status=AssetStatus.FAILED,
         error_code=code,
         error_message=message[:2000],
         error_details=details,
         chunk_count=0,
+        updated_at=timezone.now(),
     )

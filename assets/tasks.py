@@ -16,6 +16,10 @@ from assets.storage import delete_files
 logger = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
+# What the API shows for a failure that is not the file's fault; the details are logged.
+UNEXPECTED_FAILURE_MESSAGE = "The file could not be processed; the error was logged."
+# An UPLOADED asset untouched this long lost its processing task and is enqueued again.
+REQUEUE_UPLOADED_AFTER_SECONDS = 300
 # Errors worth another attempt: the database, the storage or the embedding service may be
 # back in a moment; a concurrent attempt on the same asset (IntegrityError) will be done.
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
@@ -47,21 +51,27 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     """Process one asset; it never stays PROCESSING once the retries are spent.
 
     A worker killed mid-way has the task redelivered (acks_late) and the re-run replaces
-    what the first attempt wrote. Transient errors are retried with exponential backoff and
-    jitter; then, like any unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a
-    message and the error is logged.
+    what the first attempt wrote. A redelivery while the first run may still be going does
+    nothing but look again once that run would have timed out (``ingestion.asset_process``).
+    Transient errors are retried with exponential backoff and jitter; then, like any
+    unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic message and the
+    error is logged: internal error text never reaches the API. The typed processing errors
+    (unreadable or unconvertible files) keep their own messages, written for users.
     """
     try:
         ingestion.asset_process(asset_id=asset_id)
+    except ingestion.AttemptInProgressError as busy:
+        # A fresh task (not a Celery retry): looking again must not use up the retries.
+        process_asset_task.apply_async((asset_id,), countdown=busy.seconds_left)
     except _transient_errors() as error:
         if self.request.retries < self.max_retries:
             countdown = min(120, 2 ** (self.request.retries + 2))
             raise self.retry(exc=error, countdown=countdown) from error
-        logger.warning("processing of asset %s failed after retries: %s", asset_id, error)
+        logger.warning("processing of asset %s failed after retries", asset_id, exc_info=True)
         asset_mark_failed(
             asset_id=asset_id,
             code="EXTRACTION_FAILED",
-            message=f"A service needed for processing was unavailable: {error}"[:500],
+            message=UNEXPECTED_FAILURE_MESSAGE,
         )
     except SoftTimeLimitExceeded:
         asset_mark_failed(
@@ -74,9 +84,7 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     except Exception:
         logger.exception("processing of asset %s failed", asset_id)
         asset_mark_failed(
-            asset_id=asset_id,
-            code="EXTRACTION_FAILED",
-            message="The file could not be processed; the error was logged.",
+            asset_id=asset_id, code="EXTRACTION_FAILED", message=UNEXPECTED_FAILURE_MESSAGE
         )
 
 
@@ -100,3 +108,19 @@ def fail_stale_assets_task() -> int:
     return ingestion.fail_stale_assets(
         older_than_seconds=2 * settings.ASSET_PROCESSING_TIMEOUT_SECONDS
     )
+
+
+@shared_task
+def requeue_stranded_assets_task() -> int:
+    """Beat: enqueue again assets UPLOADED for minutes whose processing task was lost.
+
+    A broker outage at upload time (the enqueue after commit only logs) or a lost message
+    would otherwise leave them UPLOADED for good; processing is idempotent. Returns how many
+    were enqueued; an enqueue that fails now is retried by the next sweep.
+    """
+    stranded = ingestion.claim_stranded_uploads(older_than_seconds=REQUEUE_UPLOADED_AFTER_SECONDS)
+    for asset_id in stranded:
+        process_asset_task.delay(asset_id)
+    if stranded:
+        logger.info("enqueued %s stranded uploaded assets again", len(stranded))
+    return len(stranded)

@@ -79,7 +79,9 @@ def fail_stale_jobs_task() -> int:
 def build_documentation_package_task(self, package_id: str) -> None:  # type: ignore[no-untyped-def]
     """Build an inspection package; it ends `completed` or `failed` (with the reason).
 
-    Database hiccups are retried with backoff; any other error fails the package.
+    Database hiccups are retried with backoff; any other error fails the package. The
+    reason shown never carries internal error text (the error is logged). A package whose
+    task is lost is recovered by `sweep_documentation_packages_task`.
     """
     from legal_documents.packages import services as packages
 
@@ -87,7 +89,12 @@ def build_documentation_package_task(self, package_id: str) -> None:  # type: ig
         packages.documentation_package_build(package_id=package_id)
     except (OperationalError, InterfaceError) as error:
         if self.request.retries >= self.max_retries:
-            packages.documentation_package_fail(package_id=package_id, message=str(error))
+            logger.warning("inspection package %s failed after retries", package_id, exc_info=True)
+            packages.documentation_package_fail(
+                package_id=package_id,
+                message="The package could not be built (the database was unavailable); "
+                "the error was logged.",
+            )
             return
         raise self.retry(exc=error, countdown=min(60, 2 ** (self.request.retries + 1))) from error
     except Exception as error:
@@ -135,3 +142,12 @@ def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str
     except Exception:
         logger.exception("iteration %s of %s failed", iteration_id, document_id)
         fail("GENERATION_FAILED", "The edit could not be applied; the error was logged.")
+
+
+@shared_task
+def sweep_documentation_packages_task() -> dict[str, int]:
+    """Beat: enqueue again packages whose build was lost; fail those processing too long."""
+    from legal_documents.packages import services as packages
+
+    sweep = packages.documentation_packages_sweep()
+    return {"requeued": sweep.requeued, "failed": sweep.failed}

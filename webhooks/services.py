@@ -9,9 +9,11 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import ApiError
@@ -19,7 +21,7 @@ from organizations.models import Organization, Plan
 from webhooks import ssrf
 from webhooks.endpoint_secrets import generate_secret
 from webhooks.events import DOCUMENT_EVENTS, DocumentEventData, document_event_payload
-from webhooks.models import WebhookDelivery, WebhookEndpoint
+from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 logger = logging.getLogger(__name__)
 
@@ -145,5 +147,45 @@ def dispatch_document_event(
             for endpoint in endpoints
         )
         for delivery in deliveries:
-            transaction.on_commit(lambda delivery=delivery: enqueue_delivery(delivery))
+            # robust: a broker outage is logged, not raised into the caller; the rows are
+            # committed and `webhook_deliveries_requeue_stalled` enqueues them later.
+            transaction.on_commit(lambda delivery=delivery: enqueue_delivery(delivery), robust=True)
     return deliveries
+
+
+def webhook_deliveries_requeue_stalled(*, limit: int = 500) -> int:
+    """Enqueue again the pending attempts whose task was lost; return how many.
+
+    A pending attempt is made within seconds of its `next_attempt_at`. One still pending
+    `claim_expiry_seconds()` later, and not claimed by a worker within that time, has no
+    task: its enqueue failed (broker down), its message was lost, or its task stopped
+    looking after a claim that then expired. Its `next_attempt_at` moves to now, so it is
+    enqueued again at most once per claim expiry; a duplicate task is harmless (the claim
+    sends each attempt once). An enqueue that fails is logged and left to the next sweep.
+    """
+    from webhooks.delivery import claim_expiry_seconds
+    from webhooks.tasks import enqueue_delivery
+
+    now = timezone.now()
+    overdue = now - timedelta(seconds=claim_expiry_seconds())
+    with transaction.atomic():
+        stalled = list(
+            WebhookDelivery.objects.select_for_update(skip_locked=True)
+            .filter(status=DeliveryStatus.PENDING, next_attempt_at__lt=overdue)
+            .filter(Q(started_at__isnull=True) | Q(started_at__lt=overdue))
+            .order_by("next_attempt_at")[:limit]
+        )
+        WebhookDelivery.objects.filter(pk__in=[row.pk for row in stalled]).update(
+            next_attempt_at=now
+        )
+    requeued = 0
+    for delivery in stalled:
+        try:
+            enqueue_delivery(delivery)
+        except Exception:
+            logger.warning("could not enqueue delivery %s again", delivery.pk, exc_info=True)
+            continue
+        requeued += 1
+    if stalled:
+        logger.info("enqueued %s of %s stalled webhook deliveries again", requeued, len(stalled))
+    return requeued

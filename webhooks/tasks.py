@@ -15,6 +15,7 @@ from webhooks.delivery import (
     webhook_delivery_attempt,
 )
 from webhooks.models import WebhookDelivery
+from webhooks.services import webhook_deliveries_requeue_stalled
 
 
 def enqueue_delivery(delivery: WebhookDelivery, *, countdown: float = 0) -> None:
@@ -29,7 +30,8 @@ def deliver_webhook_task(self: Task, delivery_id: str) -> None:
     Celery retries of this one; their delays come from settings.WEBHOOK_RETRY_DELAYS_SECONDS.
     A duplicate of an attempt already made (redelivery by the broker) does nothing. The one
     Celery retry: the attempt is claimed by another worker, which may have died mid-request;
-    look again once that claim has expired.
+    look again once that claim has expired. An attempt whose task is lost or gives up stays
+    pending and is enqueued again by `requeue_stalled_deliveries_task`.
     """
     try:
         next_delivery = webhook_delivery_attempt(delivery_id=delivery_id)
@@ -43,3 +45,9 @@ def _seconds_until(delivery: WebhookDelivery) -> float:
     if delivery.next_attempt_at is None:
         return 0
     return (delivery.next_attempt_at - timezone.now()).total_seconds()
+
+
+@shared_task(ignore_result=True)
+def requeue_stalled_deliveries_task() -> int:
+    """Beat: enqueue again the pending attempts whose task was lost (see the service)."""
+    return webhook_deliveries_requeue_stalled()

@@ -239,14 +239,22 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
     "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
+    "requeue-stranded-assets": {
+        "task": "assets.tasks.requeue_stranded_assets_task",
+        "schedule": 60.0,
+    },
+    "sweep-documentation-packages": {
+        "task": "legal_documents.tasks.sweep_documentation_packages_task",
+        "schedule": 60.0,
+    },
+    "requeue-stalled-webhook-deliveries": {
+        "task": "webhooks.tasks.requeue_stalled_deliveries_task",
+        "schedule": 60.0,
+    },
 }
 CELERY_TIMEZONE = "UTC"
-# Redis visibility timeout: an unacknowledged task (worker killed) is redelivered after this.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=10),
-    # Workers look for such tasks every 10 s (kombu's default: every 100 s).
-    "unacked_restore_throttle": 1,
-}
+# CELERY_BROKER_TRANSPORT_OPTIONS (the visibility timeout) is set below, once the task
+# timeouts it depends on are read.
 
 # --- The service ----------------------------------------------------------------------
 # Per user (API.md): requests that start or change work, and reads, each have a budget.
@@ -265,6 +273,18 @@ GENERATION_PROVIDER = env.choice(
     "GENERATION_PROVIDER", "openai" if OPENAI_API_KEY else "template", {"template", "openai"}
 )
 GENERATION_TIMEOUT_SECONDS = env.int("GENERATION_TIMEOUT_SECONDS", 300, minimum=5)
+# Redis visibility timeout: an unacknowledged task (worker killed) is redelivered after this.
+# It must exceed the longest task: tasks are acks_late, so one still running when it passes
+# is delivered a second time and runs twice at once. CELERY_VISIBILITY_TIMEOUT overrides.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int(
+        "CELERY_VISIBILITY_TIMEOUT",
+        2 * max(ASSET_PROCESSING_TIMEOUT_SECONDS, GENERATION_TIMEOUT_SECONDS) + 60,
+        minimum=10,
+    ),
+    # Workers look for such tasks every 10 s (kombu's default: every 100 s).
+    "unacked_restore_throttle": 1,
+}
 MAX_CONCURRENT_GENERATIONS = env.int("MAX_CONCURRENT_GENERATIONS", 5, minimum=1)
 MAX_ITERATIONS_PER_DOCUMENT = env.int("MAX_ITERATIONS_PER_DOCUMENT", 100, minimum=1)
 HEALTHCHECK_WORKER_TIMEOUT = 1.0

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import tempfile
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import IO, Any
 
+from django.core.cache import cache
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -23,12 +25,25 @@ logger = logging.getLogger(__name__)
 
 # Above this size the ZIP being written moves from memory to a temporary file.
 _SPOOL_BYTES = 16 * 1024 * 1024
+# A build normally starts within seconds of the request. A package still processing this
+# long after it, with no build under way, lost its task (broker down at request time, the
+# message or the worker lost) and is enqueued again by the sweep.
+REQUEUE_AFTER = timedelta(minutes=5)
+# How long a started build keeps the sweep from enqueueing the package again.
+BUILD_UNDER_WAY_SECONDS = 600
+# A package still processing this long after its request is failed by the sweep.
+FAIL_AFTER = timedelta(minutes=30)
+STALE_PACKAGE_MESSAGE = "The package could not be built in time; request a new one."
 
 
 def _enqueue_build(package_id: str) -> None:
     from legal_documents.tasks import build_documentation_package_task
 
     build_documentation_package_task.delay(package_id)
+
+
+def _build_marker(package_id: Any) -> str:
+    return f"documentation-package:{package_id}:build"
 
 
 @transaction.atomic
@@ -38,7 +53,8 @@ def documentation_package_request(
     """Create a package in `processing` and enqueue its build after commit.
 
     `filters`: optional `documentTypes` (list), `createdFrom` and `createdTo` (dates,
-    inclusive), stored as JSON.
+    inclusive), stored as JSON. A failed enqueue (broker down) is logged, never raised: the
+    package is committed and `documentation_packages_sweep` enqueues it again later.
     """
     stored = {
         key: (value.isoformat() if isinstance(value, date) else value)
@@ -48,7 +64,7 @@ def documentation_package_request(
         organization=organization, requested_by_id=user_id, filters=stored
     )
     package_id = str(package.pk)
-    transaction.on_commit(lambda: _enqueue_build(package_id))
+    transaction.on_commit(lambda: _enqueue_build(package_id), robust=True)
     return package
 
 
@@ -92,6 +108,7 @@ def documentation_package_build(*, package_id: str) -> DocumentationPackage | No
     if package is None:
         logger.info("package %s is not processing; build skipped", package_id)
         return None
+    _note_build_under_way(package_id)
     documents = packaged_documents(package)
     files = package_files(package, documents)
     with tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES) as buffer:
@@ -117,6 +134,13 @@ def documentation_package_build(*, package_id: str) -> DocumentationPackage | No
     return package
 
 
+def _note_build_under_way(package_id: Any) -> None:
+    try:
+        cache.set(_build_marker(package_id), "building", timeout=BUILD_UNDER_WAY_SECONDS)
+    except Exception:  # the marker only spares a duplicate build; never fail this one for it
+        logger.warning("could not note the build of package %s", package_id, exc_info=True)
+
+
 def _sha256_of(stream: IO[bytes]) -> str:
     """SHA-256 of a stream from its current position; leaves it rewound to the start."""
     digest = hashlib.sha256()
@@ -131,6 +155,48 @@ def documentation_package_fail(*, package_id: str, message: str) -> None:
     DocumentationPackage.objects.filter(pk=package_id, status=PackageStatus.PROCESSING).update(
         status=PackageStatus.FAILED, error=message[:2000], completed_at=timezone.now()
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PackageSweep:
+    """What one sweep did: packages enqueued again, and packages failed."""
+
+    requeued: int
+    failed: int
+
+
+def documentation_packages_sweep() -> PackageSweep:
+    """Recover packages left `processing` by a lost enqueue, message or worker.
+
+    Packages still processing `FAIL_AFTER` after their request are failed with
+    `STALE_PACKAGE_MESSAGE`. Those processing for `REQUEUE_AFTER` with no build started in
+    the last `BUILD_UNDER_WAY_SECONDS` are enqueued again (the build is idempotent), each
+    at most once per `REQUEUE_AFTER`. An enqueue that fails (broker down) is logged and
+    tried again by a later sweep.
+    """
+    now = timezone.now()
+    failed = DocumentationPackage.objects.filter(
+        status=PackageStatus.PROCESSING, created_at__lt=now - FAIL_AFTER
+    ).update(status=PackageStatus.FAILED, error=STALE_PACKAGE_MESSAGE, completed_at=now)
+    stalled = DocumentationPackage.objects.filter(
+        status=PackageStatus.PROCESSING, created_at__lt=now - REQUEUE_AFTER
+    ).values_list("pk", flat=True)
+    requeued = 0
+    for package_id in stalled:
+        marker = _build_marker(package_id)
+        # add() does nothing while a build is under way or the package was just requeued.
+        if not cache.add(marker, "requeued", timeout=int(REQUEUE_AFTER.total_seconds())):
+            continue
+        try:
+            _enqueue_build(str(package_id))
+        except Exception:
+            cache.delete(marker)
+            logger.warning("could not enqueue package %s again", package_id, exc_info=True)
+            continue
+        requeued += 1
+    if requeued or failed:
+        logger.info("package sweep: %s enqueued again, %s failed", requeued, failed)
+    return PackageSweep(requeued=requeued, failed=failed)
 
 
 def documentation_package_open(package: DocumentationPackage) -> IO[bytes]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from assets import ingestion, services
 from assets.models import Asset, AssetChunk, AssetStatus
@@ -79,6 +82,41 @@ def test_deleting_an_asset_leaves_no_chunk_no_vector_and_no_file(
     assert dpo.client.get(f"/api/v1/assets/{asset.pk}").status_code == 404
 
 
+def test_deleting_an_asset_read_before_its_conversion_was_stored_leaves_no_file(
+    dpo, django_capture_on_commit_callbacks
+):
+    response = upload(dpo.client, "budget.xlsx", all_format_samples()["budget.xlsx"][0])
+    read_before_processing = Asset.objects.get(pk=response.json()["id"])
+    process(str(read_before_processing.pk))  # the worker stores the CSV meanwhile
+    assert len(stored_files(dpo.organization)) == 2
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.asset_delete(asset=read_before_processing)
+
+    assert stored_files(dpo.organization) == []
+
+
+def test_deleting_an_asset_removes_a_converted_file_its_row_does_not_name_yet(
+    dpo, django_capture_on_commit_callbacks
+):
+    from django.core.files.base import ContentFile
+
+    from assets.processing import FileKind
+    from assets.storage import store_file
+
+    asset = Asset.objects.get(
+        pk=upload(dpo.client, "policy.html", SAMPLES["policy.html"][0]).json()["id"]
+    )
+    # An attempt still running stored its text, not yet recorded on the row.
+    store_file(ingestion.converted_key_of(asset, FileKind.HTML), ContentFile(b"text"))
+    assert len(stored_files(dpo.organization)) == 2
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert dpo.client.delete(f"/api/v1/assets/{asset.pk}").status_code == 204
+
+    assert stored_files(dpo.organization) == []
+
+
 def test_files_the_storage_fails_to_delete_are_handed_to_a_retrying_task(
     uploaded, dpo, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -138,6 +176,31 @@ def test_search_parameters_are_validated(dpo, query):
     assert response.json()["error"]["code"] == "VALIDATION_ERROR"
 
 
+def test_search_answers_503_when_the_embedding_provider_is_misconfigured(dpo, settings):
+    settings.EMBEDDING_PROVIDER = "no-such-provider"
+
+    response = dpo.client.get("/api/v1/assets/search", {"q": "payroll"})
+
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert "no-such-provider" not in response.json()["error"]["message"]
+
+
+def test_search_answers_503_when_the_embedding_service_is_down(dpo, monkeypatch):
+    from assets.embedding import embedding_provider
+
+    def unreachable(text):  # type: ignore[no-untyped-def]
+        raise ConnectionError("connection refused")
+
+    monkeypatch.setattr(embedding_provider(), "embed_query", unreachable)
+
+    response = dpo.client.get("/api/v1/assets/search", {"q": "payroll"})
+
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert response["Retry-After"]
+
+
 def test_the_download_is_an_attachment_for_the_organization_only(uploaded, dpo, outsider):
     asset = uploaded("notes.md", SAMPLES["notes.md"][0])
 
@@ -158,7 +221,10 @@ def test_the_download_is_an_attachment_for_the_organization_only(uploaded, dpo, 
 def test_processing_again_replaces_the_chunks_instead_of_adding_to_them(uploaded):
     asset = uploaded("ledger.csv", b"vendor,country\n" + b"Northwind,Iceland\n" * 400)
     first = list(asset.chunks.order_by("index").values_list("index", "text"))
-    Asset.objects.filter(pk=asset.pk).update(status=AssetStatus.PROCESSING)  # a redelivery
+    # A redelivery after the worker died: its attempt started longer ago than the timeout.
+    Asset.objects.filter(pk=asset.pk).update(
+        status=AssetStatus.PROCESSING, processing_started_at=timezone.now() - timedelta(hours=1)
+    )
 
     again = process(str(asset.pk))
 

@@ -7,8 +7,11 @@ from io import BytesIO
 
 import pytest
 from django.core.files.storage import FileSystemStorage
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from assets.models import Asset, AssetChunk, AssetStatus
+from assets.storage import asset_storage
+from assets.tasks import process_asset_task
 from assets.uploads import sanitize_file_name
 from audit.models import AuditEvent
 from tests.assets.conftest import UPLOAD_URL, process, stored_files, upload
@@ -224,6 +227,79 @@ def test_a_database_failure_after_storing_deletes_the_stored_file(dpo, monkeypat
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "INTERNAL_ERROR"
     assert stored_files(dpo.organization) == []
+
+
+def broker_down(*args, **kwargs):  # type: ignore[no-untyped-def]
+    raise KombuOperationalError("Error 111 connecting to localhost:6379. Connection refused.")
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs as the upload's transaction ends
+def test_an_upload_stands_when_the_broker_is_down_and_is_processed_later(dpo, monkeypatch):
+    monkeypatch.setattr(process_asset_task, "delay", broker_down)
+
+    response = upload(dpo.client, "notes.txt", b"Uploaded while the broker is down.\n")
+
+    assert response.status_code == 201, response.content
+    asset = Asset.objects.get(pk=response.json()["id"])
+    assert asset.status == AssetStatus.UPLOADED
+    assert [path.name for path in stored_files(dpo.organization)] == ["original.txt"]
+    # requeue_stranded_assets_task enqueues it again once the broker is back.
+    assert process(str(asset.pk)).status == AssetStatus.COMPLETED
+
+
+def test_the_content_of_a_failed_asset_uploaded_again_is_processed_again(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
+    content = b"Processed while the embedding service was down.\n"
+    first = upload(dpo.client, "notes.txt", content).json()
+    Asset.objects.filter(pk=first["id"]).update(
+        status=AssetStatus.FAILED, error_code="EXTRACTION_FAILED", error_message="Unavailable."
+    )
+    enqueued: list[str] = []
+    monkeypatch.setattr(process_asset_task, "delay", enqueued.append)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = upload(dpo.client, "notes.txt", content).json()
+
+    assert again["id"] == first["id"] and again["duplicate"] is True
+    assert again["status"] == "UPLOADED"
+    assert enqueued == [first["id"]]
+    assert process(first["id"]).status == AssetStatus.COMPLETED
+    assert dpo.client.get(f"/api/v1/assets/{first['id']}").json()["error"] is None
+
+
+def test_the_content_of_an_asset_whose_file_is_gone_uploaded_again_restores_it(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
+    content = b"Stored, then lost by the storage.\n"
+    first = upload(dpo.client, "notes.txt", content).json()
+    asset = Asset.objects.get(pk=first["id"])
+    asset_storage().delete(asset.original_file.name)
+    monkeypatch.setattr(process_asset_task, "delay", lambda asset_id: None)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = upload(dpo.client, "renamed.txt", content).json()
+
+    assert again["id"] == first["id"] and again["duplicate"] is True
+    with asset_storage().open(asset.original_file.name, "rb") as restored:
+        assert restored.read() == content
+    assert len(stored_files(dpo.organization)) == 1
+    assert process(first["id"]).status == AssetStatus.COMPLETED
+
+
+def test_the_content_of_a_working_asset_uploaded_again_is_not_processed_again(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
+    first = upload(dpo.client, "notes.txt", b"Uploaded twice.\n").json()
+    process(first["id"])
+    enqueued: list[str] = []
+    monkeypatch.setattr(process_asset_task, "delay", enqueued.append)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = upload(dpo.client, "notes.txt", b"Uploaded twice.\n").json()
+
+    assert again["status"] == "COMPLETED" and again["duplicate"] is True
+    assert enqueued == []
 
 
 def test_an_auditor_cannot_upload(auditor):

@@ -7,16 +7,22 @@ import io
 import json
 import shutil
 import zipfile
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage, LegalDocument, Status
 from legal_documents.packages.manifest import sha256_bytes
-from legal_documents.tasks import build_documentation_package_task
+from legal_documents.tasks import (
+    build_documentation_package_task,
+    sweep_documentation_packages_task,
+)
 from tests.factories import LegalDocumentFactory
 from tests.legal_documents.history_support import edit, generated_document
 
@@ -215,3 +221,67 @@ def test_packages_of_another_organization_are_not_found(dpo, outsider, documents
     assert DocumentationPackage.objects.get(pk=package_id).file_name.startswith(
         f"{dpo.organization.container_name}/packages/"
     )
+
+
+def broker_down(*args, **kwargs):  # type: ignore[no-untyped-def]
+    raise KombuOperationalError("Error 111 connecting to localhost:6379. Connection refused.")
+
+
+def requested_minutes_ago(package_id: str, minutes: int) -> None:
+    DocumentationPackage.objects.filter(pk=package_id).update(
+        created_at=timezone.now() - timedelta(minutes=minutes)
+    )
+
+
+def test_a_package_whose_build_was_never_enqueued_is_built_after_the_sweep(
+    dpo, documents, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(build_documentation_package_task, "delay", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = dpo.client.post(PACKAGES_URL, {}, format="json")
+    assert response.status_code == 202
+    package_id = response.json()["id"]
+    requested_minutes_ago(package_id, 6)
+    enqueued: list[str] = []
+    monkeypatch.setattr(build_documentation_package_task, "delay", enqueued.append)
+
+    assert sweep_documentation_packages_task() == {"requeued": 1, "failed": 0}
+    assert sweep_documentation_packages_task() == {"requeued": 0, "failed": 0}  # not twice
+    assert enqueued == [package_id]
+    build_documentation_package_task(package_id)
+
+    assert dpo.client.get(f"{PACKAGES_URL}/{package_id}").json()["status"] == "completed"
+
+
+def test_the_sweep_does_not_enqueue_a_package_whose_build_is_under_way(dpo, documents, monkeypatch):
+    from legal_documents.packages import services
+
+    response = dpo.client.post(PACKAGES_URL, {}, format="json")  # queued, never run here
+    package_id = response.json()["id"]
+    requested_minutes_ago(package_id, 6)
+    enqueued: list[str] = []
+    monkeypatch.setattr(build_documentation_package_task, "delay", enqueued.append)
+    write_zip = services.write_zip
+    sweeps: list[dict[str, int]] = []
+
+    def sweep_while_writing(files, buffer):  # type: ignore[no-untyped-def]
+        sweeps.append(sweep_documentation_packages_task())
+        write_zip(files, buffer)
+
+    monkeypatch.setattr(services, "write_zip", sweep_while_writing)
+    build_documentation_package_task(package_id)
+
+    assert sweeps == [{"requeued": 0, "failed": 0}]
+    assert enqueued == []
+    assert DocumentationPackage.objects.get(pk=package_id).status == "completed"
+
+
+def test_a_package_processing_for_too_long_is_failed_with_a_reason(dpo):
+    package_id = dpo.client.post(PACKAGES_URL, {}, format="json").json()["id"]
+    requested_minutes_ago(package_id, 45)
+
+    assert sweep_documentation_packages_task()["failed"] == 1
+
+    body = dpo.client.get(f"{PACKAGES_URL}/{package_id}").json()
+    assert body["status"] == "failed"
+    assert body["error"] == "The package could not be built in time; request a new one."

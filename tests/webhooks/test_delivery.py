@@ -11,17 +11,18 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 from standardwebhooks.webhooks import Webhook
 
 from config.celery import app as celery_app
 from organizations.models import Plan
 from tests.factories import OrganizationFactory
-from tests.webhooks.factories import WebhookEndpointFactory
+from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 from webhooks import delivery as delivery_module
 from webhooks.delivery import AttemptInProgressError, webhook_delivery_attempt
 from webhooks.models import DeliveryStatus, WebhookDelivery
 from webhooks.services import dispatch_document_event
-from webhooks.tasks import deliver_webhook_task
+from webhooks.tasks import deliver_webhook_task, requeue_stalled_deliveries_task
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_targets", "eager_tasks")]
 
@@ -224,3 +225,49 @@ def test_an_endpoint_deleted_during_the_request_stops_its_deliveries(receiver, m
     deliver_webhook_task(str(delivery.pk))
     assert not WebhookDelivery.objects.exists()
     assert len(receiver.received) == 1
+
+
+def broker_down(*args, **kwargs):  # type: ignore[no-untyped-def]
+    raise KombuOperationalError("Error 111 connecting to localhost:6379. Connection refused.")
+
+
+def test_an_event_whose_enqueue_failed_is_delivered_after_the_sweep(
+    receiver, monkeypatch, django_capture_on_commit_callbacks
+):
+    endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
+    with monkeypatch.context() as broker, django_capture_on_commit_callbacks(execute=True):
+        broker.setattr(deliver_webhook_task, "apply_async", broker_down)
+        [delivery] = dispatch(endpoint.organization)
+    assert receiver.received == []
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        next_attempt_at=timezone.now() - timedelta(minutes=5)
+    )
+
+    assert requeue_stalled_deliveries_task() == 1
+
+    assert len(receiver.received) == 1
+    assert attempts(endpoint)[0].status == DeliveryStatus.SUCCEEDED
+
+
+def test_the_sweep_sends_abandoned_attempts_but_not_those_due_later_or_being_made(receiver):
+    endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
+    now = timezone.now()
+    due_later = WebhookDeliveryFactory(endpoint=endpoint, next_attempt_at=now + timedelta(hours=1))
+    being_made = WebhookDeliveryFactory(
+        endpoint=endpoint,
+        next_attempt_at=now - timedelta(minutes=5),
+        started_at=now - timedelta(seconds=5),
+    )
+    # Its worker died mid-request and its task stopped looking: nothing would send it.
+    abandoned = WebhookDeliveryFactory(
+        endpoint=endpoint,
+        next_attempt_at=now - timedelta(minutes=10),
+        started_at=now - timedelta(minutes=10),
+    )
+
+    assert requeue_stalled_deliveries_task() == 1
+
+    assert [request.headers["webhook-id"] for request in receiver.received] == [abandoned.event_id]
+    statuses = dict(WebhookDelivery.objects.values_list("pk", "status"))
+    assert statuses[due_later.pk] == statuses[being_made.pk] == DeliveryStatus.PENDING
+    assert statuses[abandoned.pk] == DeliveryStatus.SUCCEEDED
