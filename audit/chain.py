@@ -1,4 +1,11 @@
-"""How an audit event is hashed, and how a chain is checked."""
+"""How an audit event is hashed, and how a chain is checked.
+
+An event's `hash` is SHA-256 over its predecessor's hash followed by the SHA-256 of its own
+content (canonical JSON of every field but the hashes). The content hash is computed here;
+the link is computed by the database function `audit_append` (see the migration), which
+reads the predecessor under a lock and inserts in one statement. Both sides must agree:
+`link_hash` is the Python twin of that SQL expression.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +19,7 @@ from typing import Any
 GENESIS_HASH = "0" * 64
 
 
-def canonical_content(
+def content_hash(
     *,
     organization_id: str | None,
     at: datetime,
@@ -23,9 +30,8 @@ def canonical_content(
     outcome: str,
     ip: str | None,
     details: dict[str, Any],
-    previous_hash: str,
-) -> bytes:
-    """The exact bytes hashed for an event: sorted-key JSON, so the hash is reproducible."""
+) -> str:
+    """SHA-256 of the event's content as sorted-key JSON, so the hash is reproducible."""
     content = {
         "organizationId": organization_id,
         "at": at.isoformat(),
@@ -36,17 +42,18 @@ def canonical_content(
         "outcome": outcome,
         "ip": ip,
         "details": details,
-        "previousHash": previous_hash,
     }
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), default=str).encode()
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def event_hash(**content: Any) -> str:
-    return hashlib.sha256(canonical_content(**content)).hexdigest()
+def link_hash(previous_hash: str, own_content_hash: str) -> str:
+    """`encode(sha256(convert_to(previous || content, 'UTF8')), 'hex')` in the database."""
+    return hashlib.sha256((previous_hash + own_content_hash).encode()).hexdigest()
 
 
 def hash_of_stored_event(event: Any) -> str:
-    return event_hash(
+    own = content_hash(
         organization_id=str(event.organization_id) if event.organization_id else None,
         at=event.at,
         actor=event.actor,
@@ -56,8 +63,8 @@ def hash_of_stored_event(event: Any) -> str:
         outcome=event.outcome,
         ip=event.ip,
         details=event.details,
-        previous_hash=event.previous_hash,
     )
+    return link_hash(event.previous_hash, own)
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,8 @@ def first_break(events: Iterable[Any]) -> ChainBreak | None:
     for event in events:
         if event.previous_hash != expected_previous:
             return ChainBreak(
-                event.id, "previous hash does not match: an event before it was removed or changed"
+                event.id,
+                "previous hash does not match: an event before it was removed or changed",
             )
         if hash_of_stored_event(event) != event.hash:
             return ChainBreak(event.id, "content does not match its hash: the event was edited")

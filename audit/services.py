@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
 from django.utils import timezone
 
-from audit.chain import GENESIS_HASH, ChainBreak, event_hash, first_break
+from audit.chain import ChainBreak, content_hash, first_break
 from audit.models import AuditEvent, Outcome
 
 
@@ -40,7 +42,6 @@ def _chain_lock_key(organization_id: Any) -> int:
     return struct.unpack(">q", digest[:8])[0]
 
 
-@transaction.atomic
 def record_event(
     *,
     organization: Any | None,
@@ -53,19 +54,12 @@ def record_event(
 ) -> AuditEvent:
     """Append one event to the organization's chain (or to the chain of unattributed events).
 
-    A PostgreSQL advisory lock per organization, held until the transaction ends, serializes
-    writers of one chain: two concurrent events can never claim the same predecessor.
+    One database statement (`audit_append`): a PostgreSQL advisory lock per organization,
+    held until the transaction ends, serializes writers of one chain, so two concurrent
+    events can never claim the same predecessor. Inside a caller's transaction the event is
+    written or rolled back with it.
     """
     organization_id = getattr(organization, "pk", None)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_chain_lock_key(organization_id)])
-    last = (
-        AuditEvent.objects.filter(organization_id=organization_id)
-        .order_by("-id")
-        .values_list("hash", flat=True)
-        .first()
-    )
-    previous_hash = last or GENESIS_HASH
     content = {
         "organization_id": str(organization_id) if organization_id else None,
         "at": timezone.now(),
@@ -76,9 +70,29 @@ def record_event(
         "outcome": str(outcome),
         "ip": actor.ip,
         "details": _clean(details or {}),
-        "previous_hash": previous_hash,
     }
-    return AuditEvent.objects.create(
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT event_id, event_previous_hash, event_hash FROM audit_append("
+            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::inet, %s::jsonb, %s)",
+            [
+                content["organization_id"],
+                _chain_lock_key(organization_id),
+                content["at"],
+                content["actor"],
+                actor.user_id,
+                content["action"],
+                content["object_type"],
+                content["object_id"],
+                content["outcome"],
+                actor.ip,
+                json.dumps(content["details"], cls=DjangoJSONEncoder),
+                content_hash(**content),
+            ],
+        )
+        event_id, previous_hash, event_hash = cursor.fetchone()
+    event = AuditEvent(
+        id=event_id,
         organization_id=organization_id,
         actor_user_id=actor.user_id,
         at=content["at"],
@@ -90,8 +104,10 @@ def record_event(
         ip=actor.ip,
         details=content["details"],
         previous_hash=previous_hash,
-        hash=event_hash(**content),
+        hash=event_hash,
     )
+    event._state.adding = False  # it is stored; saving it again would be an update
+    return event
 
 
 def verify_chain(*, organization_id: Any | None) -> ChainBreak | None:

@@ -1,25 +1,33 @@
-"""Rate limits per user, on the shared cache (Redis), so every web process counts together.
+"""Rate limits per user, on the shared Redis, so every web process counts together.
 
-Writes (POST, PATCH, PUT, DELETE) and reads have separate budgets: polling a document
-must not use up the budget for starting work. Rates come from settings at request time,
-so a test can change them with override_settings.
+Writes (POST, PATCH, PUT, DELETE) and reads have separate budgets: polling a document must
+not use up the budget for starting work. Each budget is a fixed window counted in Redis in
+one round trip (create the window if missing, increment, read its time to live), because
+the limiter sits on the path of every request. Rates come from settings at request time
+(e.g. "10/min"), so a test can change them with override_settings.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
-SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-class _UserRateThrottle(SimpleRateThrottle):
+def parse_rate(rate: str) -> tuple[int, int]:
+    """ "10/min" -> (10, 60)."""
+    count, _, period = rate.partition("/")
+    return int(count), _PERIODS[period.strip()[0]]
+
+
+class _UserRateThrottle(BaseThrottle):
+    scope = ""
     setting_name = ""
-
-    def __init__(self) -> None:
-        # SimpleRateThrottle reads THROTTLE_RATES at import time; ours are read per request.
-        pass
+    wait_seconds: int | None = None
 
     def applies_to(self, request: Request) -> bool:
         raise NotImplementedError
@@ -27,14 +35,25 @@ class _UserRateThrottle(SimpleRateThrottle):
     def allow_request(self, request: Request, view: object) -> bool:
         if not self.applies_to(request):
             return True
-        self.rate = getattr(settings, self.setting_name)
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
-
-    def get_cache_key(self, request: Request, view: object) -> str | None:
+        limit, window = parse_rate(getattr(settings, self.setting_name))
         user = request.user
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
-        return f"throttle:{self.scope}:{ident}"
+        key = cache.make_and_validate_key(f"throttle:{self.scope}:{ident}")
+        client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
+        pipeline = client.pipeline(transaction=False)
+        pipeline.set(key, 0, ex=window, nx=True)
+        pipeline.incr(key)
+        pipeline.ttl(key)
+        _, count, time_to_live = pipeline.execute()
+        if count <= limit:
+            return True
+        self.wait_seconds = (
+            max(1, int(time_to_live)) if time_to_live and time_to_live > 0 else window
+        )
+        return False
+
+    def wait(self) -> float | None:
+        return self.wait_seconds
 
 
 class WriteRateThrottle(_UserRateThrottle):

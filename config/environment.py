@@ -7,11 +7,13 @@ django-environ parses URLs; the scalar helpers here refuse what they do not unde
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+_RATE = re.compile(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -59,6 +61,13 @@ class Environment:
         value = self.str(name, default) or default
         if value not in choices:
             raise ImproperlyConfigured(f"{name} must be one of {sorted(choices)}, not {value!r}")
+        return value
+
+    def rate(self, name: str, default: str) -> str:
+        """A rate such as "10/min" (periods: s, min, h, day)."""
+        value = self.str(name, default) or default
+        if not _RATE.fullmatch(value):
+            raise ImproperlyConfigured(f"{name} must look like 10/min or 300/h, not {value!r}")
         return value
 
     def database(self, name: str) -> dict | None:

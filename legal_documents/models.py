@@ -71,7 +71,11 @@ class LegalDocument(models.Model):
     processing_started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords(excluded_fields=["content_html", "content_text"])
+    # A manual edit's reason may be up to 500 characters (API.md PATCH changeReason).
+    history = HistoricalRecords(
+        excluded_fields=["content_html", "content_text"],
+        history_change_reason_field=models.TextField(null=True),
+    )
 
     class Meta:
         ordering = ["-created_at"]

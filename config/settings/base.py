@@ -258,8 +258,8 @@ CELERY_TIMEZONE = "UTC"
 
 # --- The service ----------------------------------------------------------------------
 # Per user (API.md): requests that start or change work, and reads, each have a budget.
-RATE_LIMIT_WRITES = env.str("RATE_LIMIT_WRITES", "10/min")
-RATE_LIMIT_READS = env.str("RATE_LIMIT_READS", "300/min")
+RATE_LIMIT_WRITES = env.rate("RATE_LIMIT_WRITES", "10/min")
+RATE_LIMIT_READS = env.rate("RATE_LIMIT_READS", "300/min")
 # Invalid API keys accepted (and audited) per client address and minute; then 429.
 AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
 EVENTS_SERVICE_NAME = env.str("EVENTS_SERVICE_NAME", "legaldocs")

@@ -47,7 +47,9 @@ def claim_generation_slot(organization: Organization) -> None:
     Must run inside the transaction that then marks a document `processing`: the row lock
     on the organization makes the count and the claim one atomic step.
     """
-    Organization.objects.select_for_update().filter(pk=organization.pk).first()
+    # no_key: audit inserts of the same organization take a KEY SHARE lock on its row; a
+    # plain FOR UPDATE here would deadlock with them (one waits on the audit lock).
+    Organization.objects.select_for_update(no_key=True).filter(pk=organization.pk).first()
     running = LegalDocument.objects.filter(
         organization=organization, status=Status.PROCESSING
     ).count()

@@ -89,3 +89,9 @@ def test_a_process_given_urls_uses_them(db):
     })  # fmt: skip
     assert seen["embedded"] is False
     assert seen["name"] == settings.DATABASES["default"]["NAME"]
+
+
+def test_a_rate_limit_that_is_not_a_rate_names_its_variable():
+    assert Environment({"RATE_LIMIT_READS": "20/min"}).rate("RATE_LIMIT_READS", "1/s") == "20/min"
+    with pytest.raises(ImproperlyConfigured, match="RATE_LIMIT_READS"):
+        Environment({"RATE_LIMIT_READS": "lots"}).rate("RATE_LIMIT_READS", "1/s")

@@ -89,3 +89,14 @@ def test_an_edit_fires_the_document_updated_webhook(dpo, django_capture_on_commi
     assert delivery.payload["documentId"] == str(document.pk)
     assert delivery.payload["data"]["version"] == 2
     assert delivery.payload["data"]["documentType"] == "DPIA"
+
+
+def test_a_change_reason_of_500_characters_is_kept_whole(dpo):
+    document = generated_document(dpo)
+    reason = "Aligned with the supervisory authority's guidance. " * 9 + "Done."
+    assert len(reason) <= 500
+    response = edit(dpo, document, document.content_markdown + "\nMore.", reason)
+    assert response.status_code == 200, response.content
+    stored = LegalDocument.objects.get(pk=document.pk)
+    assert stored.versions.get(number=2).change_reason == reason
+    assert stored.history.latest().history_change_reason == reason
