@@ -22,6 +22,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
 from common.errors import ApiError
+from legal_documents.admin_assets import asset_search_view
 from legal_documents.admin_flow import DocumentFlowAdminMixin
 from legal_documents.admin_forms import QuestionnaireForm
 from legal_documents.exports import EXPORT_FORMATS
@@ -92,7 +93,13 @@ class LegalDocumentAdmin(
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        queryset = super().get_queryset(request).annotate(iteration_total=Count("iterations"))
+        # Ordered explicitly: a grouped (annotated) query drops the model's default ordering.
+        queryset = (
+            super()
+            .get_queryset(request)
+            .annotate(iteration_total=Count("iterations"))
+            .order_by("-created_at")
+        )
         match = request.resolver_match
         if match and match.url_name == "legal_documents_legaldocument_changelist":
             # A list page never shows the content; rows of a long document stay small.
@@ -198,7 +205,12 @@ class LegalDocumentAdmin(
             self.admin_site.admin_view(self.export_view),
             name="legal_documents_legaldocument_export",
         )
-        return [export, *self.flow_urls(), *super().get_urls()]
+        search = path(
+            "asset-search/",
+            self.admin_site.admin_view(lambda request: asset_search_view(self, request)),
+            name="legal_documents_asset_search",
+        )
+        return [export, search, *self.flow_urls(), *super().get_urls()]
 
     def export_view(self, request: HttpRequest, object_id: str, fmt: str) -> HttpResponse:
         """The file as an attachment, audit-logged like the API's export."""

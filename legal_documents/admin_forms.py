@@ -27,6 +27,7 @@ _NULL_BOOLEAN_CHOICES = [("", "Unknown"), ("true", "Yes"), ("false", "No")]
 def humanize(name: str) -> str:
     """`thirdCountryTransfers` -> `Third country transfers`."""
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+    words = re.sub(r"\bdpo\b", "DPO", words)
     return words[:1].upper() + words[1:]
 
 

@@ -6,9 +6,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from audit.services import Actor
 from organizations import services
-from organizations.admin_scoping import OrganizationScopedAdmin, admin_organization
+from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
 from organizations.models import ApiKey, ClientCompany, Membership, Organization
 
 
@@ -77,7 +76,7 @@ class ApiKeyAdmin(OrganizationScopedAdmin):
             super().save_model(request, obj, form, change)
             return
         issued = services.api_key_create(
-            membership=obj.membership, name=obj.name, actor=_admin_actor(request)
+            membership=obj.membership, name=obj.name, actor=admin_actor(request)
         )
         obj.pk = issued.api_key.pk
         obj.prefix = issued.api_key.prefix
@@ -89,13 +88,5 @@ class ApiKeyAdmin(OrganizationScopedAdmin):
     @admin.action(description="Revoke selected keys")
     def revoke_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for api_key in queryset.select_related("membership__organization"):
-            services.api_key_revoke(api_key=api_key, actor=_admin_actor(request))
+            services.api_key_revoke(api_key=api_key, actor=admin_actor(request))
         self.message_user(request, "Keys revoked.")
-
-
-def _admin_actor(request: HttpRequest) -> Actor:
-    return Actor(
-        label=f"{request.user.email or request.user.get_username()} (admin)",
-        user_id=request.user.pk,
-        ip=request.META.get("REMOTE_ADDR"),
-    )

@@ -64,7 +64,6 @@ def _count_failure(ip: str | None) -> None:
 def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
     """Return the active key of an active user, or raise AuthenticationFailed after auditing
     the attempt (Throttled when one address sends too many bad keys)."""
-    _refuse_guessing(ip)
     parsed = parse_key(raw_key)
     api_key = None
     if parsed is not None:
@@ -74,6 +73,8 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
             .first()
         )
     if api_key is None or not key_matches(raw_key, api_key.key_hash):
+        # Checked on the failure path only: a valid key never pays for the extra round trip.
+        _refuse_guessing(ip)
         _count_failure(ip)
         record_event(
             organization=None,
@@ -85,6 +86,7 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
         raise exceptions.AuthenticationFailed("Invalid API key.")
     refusal = _refusal_reason(api_key)
     if refusal is not None:
+        _refuse_guessing(ip)
         _count_failure(ip)
         record_event(
             organization=api_key.membership.organization,

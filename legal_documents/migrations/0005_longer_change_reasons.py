@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('legal_documents', '0004_stored_compliance'),
+        ("legal_documents", "0004_stored_compliance"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='historicallegaldocument',
-            name='history_change_reason',
+            model_name="historicallegaldocument",
+            name="history_change_reason",
             field=models.TextField(null=True),
         ),
     ]

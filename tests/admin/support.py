@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from legal_documents.models import LegalDocument
-from tests.legal_documents.test_api import generate_now
+from tests.support import flow
 
 
 def change_url(document: LegalDocument) -> str:
@@ -27,4 +27,4 @@ def add_url(document_type: str | None = None) -> str:
 
 def run_job(document: LegalDocument) -> LegalDocument:
     """Run the document's queued job in-process (the real worker runs in the browser tests)."""
-    return generate_now(str(document.pk))
+    return flow.run_job(str(document.pk))

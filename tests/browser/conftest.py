@@ -1,0 +1,143 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against a live admin.
+
+- Chromium is Debian's `/usr/bin/chromium`, installed here through apt when missing (as
+  root); never a browser downloaded by Playwright. A machine where that is impossible fails
+  the tests with the reason: they are never skipped.
+- The app runs under a real threaded WSGI server on 127.0.0.1 (pytest-django's LiveServer)
+  on the test database; generation jobs run in a real Celery worker (`celery_worker_process`).
+- Each test gets a fresh browser with a fresh profile; screenshots go to SCREENSHOTS.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from pytest_django.live_server_helper import LiveServer
+
+from audit.services import Actor
+from organizations.admin_access import admin_access_grant
+from organizations.models import Membership
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
+PASSWORD = "correct horse battery staple"  # the factories' password
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+TIMEOUT_MS = 60_000
+
+
+def install_chromium() -> Path:
+    """Debian's chromium, installed with apt-get when it is not there yet."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.fail(
+            f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get): "
+            "run `apt-get update && apt-get install -y chromium` as root."
+        )
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+        result = subprocess.run(
+            command, env=environment, capture_output=True, text=True, timeout=900, check=False
+        )
+        if result.returncode != 0:
+            pytest.fail(f"`{' '.join(command)}` failed:\n{result.stderr[-3000:]}")
+    if not CHROMIUM.exists():
+        pytest.fail(f"apt-get installed chromium but {CHROMIUM} is still missing.")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="package")
+def chromium_path() -> Path:
+    """Path of Debian's Chromium (installed through apt on first use when missing)."""
+    return install_chromium()
+
+
+@pytest.fixture(scope="package")
+def playwright_driver(chromium_path: Path) -> Iterator[Playwright]:
+    """Playwright's sync driver, for the browser tests of this package only.
+
+    The sync API keeps an event loop running in this thread; Django's ORM refuses to run
+    beside one unless told it is safe, which it is here (one thread, no coroutines of ours).
+    """
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    driver = sync_playwright().start()
+    yield driver
+    driver.stop()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="package")
+def admin_server(django_db_setup, django_db_blocker) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """The app on a real server at 127.0.0.1 (a free port), serving the test database."""
+    with django_db_blocker.unblock():
+        server = LiveServer("127.0.0.1:0")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser_context(
+    playwright_driver: Playwright, chromium_path: Path, tmp_path: Path
+) -> Iterator[BrowserContext]:
+    """A fresh headless Chromium with an empty profile (its own --user-data-dir)."""
+    context = playwright_driver.chromium.launch_persistent_context(
+        user_data_dir=str(tmp_path / "chromium-profile"),
+        executable_path=str(chromium_path),
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        accept_downloads=True,
+        viewport={"width": 1280, "height": 900},
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(browser_context: BrowserContext) -> Page:
+    """The browser's first tab."""
+    return browser_context.pages[0] if browser_context.pages else browser_context.new_page()
+
+
+@pytest.fixture(scope="package")
+def screenshots() -> Path:
+    """The folder the README names for the screenshots (created, kept between runs)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@dataclass
+class BrowserUser:
+    membership: Membership
+    email: str
+    password: str = PASSWORD
+
+
+def admin_user(membership: Membership) -> BrowserUser:
+    """The member with admin access granted the documented way (`grant_admin_access`)."""
+    admin_access_grant(membership=membership, actor=Actor(label="test"))
+    return BrowserUser(membership=membership, email=membership.user.email)
+
+
+def log_in(page: Page, server: LiveServer, user: BrowserUser) -> None:
+    """Log in through the admin's login form, as a person would."""
+    page.goto(f"{server.url}/admin/login/")
+    page.fill("#id_username", user.email)
+    page.fill("#id_password", user.password)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#user-tools")
