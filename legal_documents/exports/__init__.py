@@ -71,6 +71,10 @@ _FORMATS: dict[str, tuple[_Renderer, str, str]] = {
     ),
 }
 EXPORT_FORMATS: tuple[str, ...] = tuple(_FORMATS)
+# The media types the export endpoint answers with (its OpenAPI responses list each).
+EXPORT_MEDIA_TYPES: tuple[str, ...] = tuple(
+    content_type.split(";")[0] for _, content_type, _ in _FORMATS.values()
+)
 
 
 def export_document(markdown: str, meta: ExportMeta, fmt: str) -> ExportedFile:

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.errors import ApiError
-from legal_documents.exports import EXPORT_FORMATS
+from legal_documents.exports import EXPORT_FORMATS, EXPORT_MEDIA_TYPES
 from legal_documents.models import DocumentVersion, LegalDocument
 from legal_documents.services.exporting import document_version, legal_document_export
 from legal_documents.versioning import verify_document_chain
@@ -111,7 +111,8 @@ class DocumentHistoryViewSet(OrganizationScopedViewSet):
             OpenApiParameter("version", int, description="A past version (default: current)."),
         ],
         responses={
-            (200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
+            (200, media_type): OpenApiResponse(OpenApiTypes.BINARY)
+            for media_type in EXPORT_MEDIA_TYPES
         },
     )
     @action(detail=True, methods=["get"])
