@@ -6,8 +6,12 @@ class OrganizationsConfig(AppConfig):
     name = "organizations"
 
     def ready(self) -> None:
-        from organizations import schema  # noqa: F401 - registers the OpenAPI extensions
+        from organizations import (
+            key_cache,
+            schema,  # noqa: F401 - registers the OpenAPI extensions
+        )
         from organizations.auditors import sync_admin_groups
 
+        key_cache.connect_signals()
         # Not tied to this app: the groups need the permissions of apps migrated after it.
         post_migrate.connect(sync_admin_groups, dispatch_uid="organizations.sync_admin_groups")

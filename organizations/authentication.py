@@ -13,6 +13,7 @@ from rest_framework.request import Request
 
 from audit.models import Outcome
 from audit.services import Actor, record_event
+from organizations import key_cache
 from organizations.keys import key_matches, parse_key
 from organizations.models import ApiKey
 
@@ -67,11 +68,7 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
     parsed = parse_key(raw_key)
     api_key = None
     if parsed is not None:
-        api_key = (
-            ApiKey.objects.select_related("membership__user", "membership__organization")
-            .filter(prefix=parsed.prefix)
-            .first()
-        )
+        api_key = key_cache.api_key_by_prefix(parsed.prefix)
     if api_key is None or not key_matches(raw_key, api_key.key_hash):
         # Checked on the failure path only: a valid key never pays for the extra round trip.
         _refuse_guessing(ip)
@@ -102,6 +99,7 @@ def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
     if api_key.last_used_at is None or now - api_key.last_used_at > LAST_USED_RESOLUTION:
         ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
         api_key.last_used_at = now
+        key_cache.remember(api_key)  # or every request of the next seconds would write again
     return api_key
 
 

@@ -129,3 +129,30 @@ def test_a_denied_attempt_with_a_hostile_id_is_still_recorded(auditor):
     response = auditor.client.delete(f"/api/v1/client-companies/{hostile}")
     assert response.status_code in {403, 404}
     assert AuditEvent.objects.filter(outcome="denied", organization=auditor.organization).exists()
+
+
+def test_a_known_key_is_resolved_without_a_database_query(dpo, django_assert_num_queries):
+    from organizations.authentication import authenticate_raw_key
+
+    authenticate_raw_key(dpo.key, ip="127.0.0.1")  # fills the cache (and lastUsedAt)
+    with django_assert_num_queries(0):
+        api_key = authenticate_raw_key(dpo.key, ip="127.0.0.1")
+    assert api_key.membership.organization == dpo.organization
+    assert api_key.membership.user == dpo.membership.user
+
+
+def test_a_revocation_a_deactivation_and_a_new_role_apply_to_the_very_next_request(dpo):
+    assert dpo.client.get(LIST_URL).status_code == 200  # the key is cached now
+    membership = dpo.membership
+    membership.role = "auditor"
+    membership.save()
+    assert dpo.client.post(LIST_URL, {"name": "x"}, format="json").status_code == 403
+    user = membership.user
+    user.is_active = False
+    user.save()
+    assert dpo.client.get(LIST_URL).status_code == 401
+    user.is_active = True
+    user.save()
+    assert dpo.client.get(LIST_URL).status_code == 200
+    api_key_revoke(api_key=ApiKey.objects.get(membership=membership))
+    assert dpo.client.get(LIST_URL).status_code == 401
