@@ -7,28 +7,21 @@ from rest_framework import serializers
 from legal_documents.composition.writers import dpia as writers
 from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
 from legal_documents.doctypes.fields import (
-    DocumentInputSerializer,
+    ProcessingDescriptionSerializer,
     TextField,
     flag,
-    legal_bases,
     text_list,
-    transfers,
 )
 
 
-class DpiaInputSerializer(DocumentInputSerializer):
+class DpiaInputSerializer(ProcessingDescriptionSerializer):
     """Create-body fields of a DPIA (all optional: what is missing is marked in the text)."""
 
-    processingActivity = TextField()  # noqa: N815
     dataFlow = TextField()  # noqa: N815
-    purposes = text_list()
-    legalBasis = legal_bases()  # noqa: N815
     legitimateInterests = TextField()  # noqa: N815
     necessityJustification = TextField()  # noqa: N815
-    dataCategories = text_list()  # noqa: N815
     specialCategories = text_list()  # noqa: N815
     highlyPersonalData = flag()  # noqa: N815
-    dataSubjects = text_list()  # noqa: N815
     approximateSubjects = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
     vulnerableSubjects = flag()  # noqa: N815
     largeScale = flag()  # noqa: N815
@@ -39,12 +32,8 @@ class DpiaInputSerializer(DocumentInputSerializer):
     innovativeTechnology = flag()  # noqa: N815
     datasetMatching = flag()  # noqa: N815
     preventsRightOrService = flag()  # noqa: N815
-    recipients = text_list()
-    thirdCountryTransfers = transfers()  # noqa: N815
-    retentionPeriods = text_list()  # noqa: N815
     securityMeasures = text_list()  # noqa: N815
     plannedMeasures = text_list()  # noqa: N815
-    dpoContact = TextField()  # noqa: N815
     dpoAdvice = TextField()  # noqa: N815
     # Also questionnaire questions; the create body may already answer them (Art. 35(9)).
     dataSubjectsConsulted = flag()  # noqa: N815

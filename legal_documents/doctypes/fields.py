@@ -128,3 +128,18 @@ def error_codes(errors: Any) -> set[str]:
         if isinstance(code, str):
             found.add(code)
     return found
+
+
+class ProcessingDescriptionSerializer(DocumentInputSerializer):
+    """The description of a processing activity that records (Art. 30(1)), privacy notices
+    (Art. 13-14) and DPIAs (Art. 35(7)(a)) all start from, declared once."""
+
+    processingActivity = TextField()  # noqa: N815
+    purposes = text_list()
+    legalBasis = legal_bases()  # noqa: N815
+    dataSubjects = text_list()  # noqa: N815
+    dataCategories = text_list()  # noqa: N815
+    recipients = text_list()
+    thirdCountryTransfers = transfers()  # noqa: N815
+    retentionPeriods = text_list()  # noqa: N815
+    dpoContact = TextField()  # noqa: N815

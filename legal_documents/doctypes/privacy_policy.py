@@ -5,29 +5,18 @@ from __future__ import annotations
 from legal_documents.composition.writers import privacy_policy as writers
 from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
 from legal_documents.doctypes.fields import (
-    DocumentInputSerializer,
+    ProcessingDescriptionSerializer,
     TextField,
     flag,
-    legal_bases,
     text_list,
-    transfers,
 )
 
 
-class PrivacyPolicyInputSerializer(DocumentInputSerializer):
+class PrivacyPolicyInputSerializer(ProcessingDescriptionSerializer):
     """Create-body fields of a privacy notice."""
 
-    processingActivity = TextField()  # noqa: N815
-    purposes = text_list()
-    legalBasis = legal_bases()  # noqa: N815
     legitimateInterests = TextField()  # noqa: N815
-    dataCategories = text_list()  # noqa: N815
-    dataSubjects = text_list()  # noqa: N815
-    recipients = text_list()
-    thirdCountryTransfers = transfers()  # noqa: N815
-    retentionPeriods = text_list()  # noqa: N815
     representative = TextField()
-    dpoContact = TextField()  # noqa: N815
     contactEmail = TextField()  # noqa: N815
     dataCollectedFromSubject = flag()  # noqa: N815
     dataSources = text_list()  # noqa: N815

@@ -7,30 +7,19 @@ from rest_framework import serializers
 from legal_documents.composition.writers import record_of_processing as writers
 from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
 from legal_documents.doctypes.fields import (
-    DocumentInputSerializer,
+    ProcessingDescriptionSerializer,
     TextField,
     flag,
-    legal_bases,
     text_list,
-    transfers,
 )
 
 
-class RecordOfProcessingInputSerializer(DocumentInputSerializer):
+class RecordOfProcessingInputSerializer(ProcessingDescriptionSerializer):
     """Create-body fields of one processing activity's record entry."""
 
-    processingActivity = TextField()  # noqa: N815
-    purposes = text_list()
-    legalBasis = legal_bases()  # noqa: N815
-    dataSubjects = text_list()  # noqa: N815
-    dataCategories = text_list()  # noqa: N815
-    recipients = text_list()
-    thirdCountryTransfers = transfers()  # noqa: N815
-    retentionPeriods = text_list()  # noqa: N815
     securityMeasures = text_list()  # noqa: N815
     jointControllers = text_list()  # noqa: N815
     representative = TextField()
-    dpoContact = TextField()  # noqa: N815
     actsAsProcessor = flag()  # noqa: N815
     controllersServed = text_list()  # noqa: N815
     processingCategoriesPerController = text_list()  # noqa: N815
