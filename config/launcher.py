@@ -84,39 +84,36 @@ def run() -> int:
             print("Embedded PostgreSQL and Redis stopped; data kept in", data_dir)
 
 
-def test(pytest_arguments: list[str]) -> int:
-    data_dir = _data_dir(BASE_DIR / ".data" / "test")
-    env = {
-        **os.environ,
-        "DATA_DIR": str(data_dir),
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-    }
+def _run_on_embedded_stack(data_dir: Path, settings_module: str, command: list[str]) -> int:
+    """Run `command` with the servers of `data_dir` up, then stop those this call started."""
     os.environ["DATA_DIR"] = str(data_dir)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module}
     embedded_started = _start_embedded(data_dir)
     try:
-        command = [PYTHON, "-m", "pytest", *pytest_arguments]
         return subprocess.run(command, cwd=BASE_DIR, env=env, check=False).returncode
     finally:
         if embedded_started:
             from config import embedded
 
             embedded.stop_embedded_services(data_dir)
+
+
+def test(pytest_arguments: list[str]) -> int:
+    """The test suite on its own data directory (.data/test), never make run's data."""
+    return _run_on_embedded_stack(
+        _data_dir(BASE_DIR / ".data" / "test"),
+        "config.settings.test",
+        [PYTHON, "-m", "pytest", *pytest_arguments],
+    )
 
 
 def bench(arguments: list[str]) -> int:
     """Run `bench/run.py` on its own embedded stack (DATA_DIR .data/bench)."""
-    data_dir = _data_dir(BASE_DIR / ".data" / "bench")
-    os.environ["DATA_DIR"] = str(data_dir)
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.base"}
-    embedded_started = _start_embedded(data_dir)
-    try:
-        command = [PYTHON, "-m", "bench.run", *arguments]
-        return subprocess.run(command, cwd=BASE_DIR, env=env, check=False).returncode
-    finally:
-        if embedded_started:
-            from config import embedded
-
-            embedded.stop_embedded_services(data_dir)
+    return _run_on_embedded_stack(
+        _data_dir(BASE_DIR / ".data" / "bench"),
+        "config.settings.base",
+        [PYTHON, "-m", "bench.run", *arguments],
+    )
 
 
 COMMANDS = {"run": lambda arguments: run(), "test": test, "bench": bench}
