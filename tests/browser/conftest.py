@@ -11,8 +11,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ from pytest_django.live_server_helper import LiveServer
 from audit.services import Actor
 from organizations.admin_access import admin_access_grant
 from organizations.models import Membership
+from tests.support.debian import ensure_debian_package
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
@@ -38,23 +37,7 @@ TIMEOUT_MS = 60_000
 
 def install_chromium() -> Path:
     """Debian's chromium, installed with apt-get when it is not there yet."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.fail(
-            f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get): "
-            "run `apt-get update && apt-get install -y chromium` as root."
-        )
-    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
-        result = subprocess.run(
-            command, env=environment, capture_output=True, text=True, timeout=900, check=False
-        )
-        if result.returncode != 0:
-            pytest.fail(f"`{' '.join(command)}` failed:\n{result.stderr[-3000:]}")
-    if not CHROMIUM.exists():
-        pytest.fail(f"apt-get installed chromium but {CHROMIUM} is still missing.")
-    return CHROMIUM
+    return ensure_debian_package(str(CHROMIUM), "chromium")
 
 
 @pytest.fixture(scope="package")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import tomllib
 
 import pytest
 
 from tests.deploy.conftest import ROOT
+from tests.support.debian import ensure_debian_package
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -71,14 +71,14 @@ def test_the_proxy_hides_the_metrics_endpoint():
     assert re.search(r"^\s*respond /metrics 404$", CADDYFILE.read_text(), flags=re.MULTILINE)
 
 
-@pytest.mark.skipif(shutil.which("caddy") is None, reason="the caddy binary is not installed")
 @pytest.mark.parametrize(
     "tls_setting", ["internal", "admin@example.com", "/certs/cert.pem /certs/key.pem"]
 )
 def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
+    caddy = ensure_debian_package("caddy", "caddy")
     env = {**os.environ, "SITE_ADDRESS": "docs.example.com", "CADDY_TLS": tls_setting}
     adapted = subprocess.run(
-        ["caddy", "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        [str(caddy), "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
         env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     server = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]
@@ -87,14 +87,14 @@ def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
     assert all(policy["protocol_min"] == "tls1.2" for policy in site_policies)
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
 def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
+    openssl = ensure_debian_package("openssl", "openssl")
     subprocess.run(
         ["sh", str(ROOT / "deploy" / "make-self-signed-cert.sh"), "docs.internal", str(tmp_path)],
         check=True, capture_output=True,
     )  # fmt: skip
     text = subprocess.run(
-        ["openssl", "x509", "-in", str(tmp_path / "cert.pem"), "-noout", "-text"],
+        [str(openssl), "x509", "-in", str(tmp_path / "cert.pem"), "-noout", "-text"],
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
     assert "DNS:docs.internal" in text
