@@ -46,7 +46,7 @@ def asset_search(*, organization: Organization, query: str, k: int = 10) -> list
 
     Never returns another organization's chunks: the organization filter is part of the one
     SQL query. Uses the HNSW index (ORDER BY cosine distance LIMIT k) with iterative scans,
-    so that the filter cannot starve the result (PITFALLS.md: the ``SET LOCAL`` must be in
+    so that the filter cannot starve the result (docs/PITFALLS.md: the ``SET LOCAL`` must be in
     the same transaction as the query). Raises ApiError 503 SERVICE_UNAVAILABLE when the
     query cannot be embedded (a provider misconfigured or unreachable); the cause is logged.
     """

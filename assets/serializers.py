@@ -1,4 +1,4 @@
-"""API shapes of assets (camelCase, API.md "Assets")."""
+"""API shapes of assets (camelCase, docs/API.md "Assets")."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class AssetErrorSerializer(serializers.Serializer):
 
 
 class AssetSerializer(serializers.ModelSerializer):
-    """The find response: no organizationId, no dpoUserId (API.md)."""
+    """The find response: no organizationId, no dpoUserId (docs/API.md)."""
 
     originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
     fileSize = serializers.IntegerField(source="file_size")  # noqa: N815

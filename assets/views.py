@@ -1,4 +1,4 @@
-"""Assets API: upload, list, find, delete, search, download (API.md "Assets").
+"""Assets API: upload, list, find, delete, search, download (docs/API.md "Assets").
 
 Thin: validate, call a service or selector, serialize. Authentication, roles (auditors
 never write), rate limits, organization scoping (another organization's asset is 404) and

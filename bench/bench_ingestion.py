@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-CORPUS = Path(os.environ.get("CORPUS_DIR", ROOT.parent / "shared" / "corpus"))
+CORPUS = Path(os.environ.get("CORPUS_DIR", ROOT / "tests" / "fixtures" / "corpus"))
 
 from assets.processing import (  # noqa: E402 - after the sys.path tweak
     FileKind,

@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 
 
 class ApiError(exceptions.APIException):
-    """An error with an API code from API.md; raise it from services and views."""
+    """An error with an API code from docs/API.md; raise it from services and views."""
 
     def __init__(
         self, code: str, message: str, *, status_code: int = 400, details: Any = None,
@@ -99,7 +99,7 @@ def _describe(exc: Exception) -> tuple[int, str, str, Any, dict[str, str]]:
     if isinstance(exc, exceptions.NotAcceptable):
         return 406, "NOT_ACCEPTABLE", str(exc.detail), None, {}
     if isinstance(exc, exceptions.UnsupportedMediaType):
-        # API.md has one 415 code: the body's type is not one the endpoint accepts.
+        # docs/API.md has one 415 code: the body's type is not one the endpoint accepts.
         return 415, "INVALID_FILE_TYPE", str(exc.detail), None, {}
     if isinstance(exc, RequestDataTooBig):
         message = "The request body is too large; send files with POST /api/v1/assets/upload."

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-# API.md: any text field over 100,000 characters is CONTENT_TOO_LONG.
+# docs/API.md: any text field over 100,000 characters is CONTENT_TOO_LONG.
 MAX_TEXT_LENGTH = 100_000
 
 

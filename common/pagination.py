@@ -1,4 +1,4 @@
-"""List envelope of API.md: `{<items>, totalCount, hasMore}` with `limit` 1..100 and `offset`."""
+"""List envelope of docs/API.md: `{<items>, totalCount, hasMore}`, `limit` 1..100, `offset`."""
 
 from __future__ import annotations
 

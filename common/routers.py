@@ -2,7 +2,7 @@ from rest_framework.routers import SimpleRouter
 
 
 class ApiRouter(SimpleRouter):
-    """API.md writes paths without a trailing slash; accept both, never redirect."""
+    """docs/API.md writes paths without a trailing slash; accept both, never redirect."""
 
     def __init__(self) -> None:
         super().__init__()

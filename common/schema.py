@@ -1,4 +1,4 @@
-"""OpenAPI tweaks so that the schema shows the paths exactly as API.md writes them."""
+"""OpenAPI tweaks so that the schema shows the paths exactly as docs/API.md writes them."""
 
 
 def canonical_api_paths(endpoints):  # type: ignore[no-untyped-def]

@@ -22,6 +22,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_patterns)),
-    # API.md: every path is also served without the prefix, with the same behaviour.
+    # docs/API.md: every path is also served without the prefix, with the same behaviour.
     path("", include(api_patterns)),
 ]

@@ -1,4 +1,4 @@
-"""The WebSocket of one document: `/ws/legal-documents/{id}/` (API.md, WebSocket).
+"""The WebSocket of one document: `/ws/legal-documents/{id}/` (docs/API.md, WebSocket).
 
 Credentials, in this order: `Authorization: Bearer <key>` or `X-API-Key` header, the
 `?api_key=` query parameter, then the Django session (config/asgi.py wraps the routes in

@@ -1,8 +1,8 @@
 """What goes out while a document is worked on: WebSocket group messages.
 
-Frames (API.md): `{"event": "<service>.event.<name>", "data": {...}}` to the group of the
+Frames (docs/API.md): `{"event": "<service>.event.<name>", "data": {...}}` to the group of the
 document. Celery workers send from synchronous code; one event loop per process avoids
-channels-redis' "Event loop is closed" (PITFALLS.md).
+channels-redis' "Event loop is closed" (docs/PITFALLS.md).
 """
 
 from __future__ import annotations

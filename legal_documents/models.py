@@ -71,7 +71,7 @@ class LegalDocument(models.Model):
     processing_started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
-    # A manual edit's reason may be up to 500 characters (API.md PATCH changeReason).
+    # A manual edit's reason may be up to 500 characters (docs/API.md PATCH changeReason).
     history = HistoricalRecords(
         excluded_fields=["content_html", "content_text"],
         history_change_reason_field=models.TextField(null=True),

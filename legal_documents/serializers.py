@@ -1,4 +1,4 @@
-"""Request and response shapes of the legal document endpoints (camelCase, API.md)."""
+"""Request and response shapes of the legal document endpoints (camelCase, docs/API.md)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ DOCUMENT_DRAFTED: Final = "document.drafted"
 DOCUMENT_FINALIZED: Final = "document.finalized"
 DOCUMENT_UPDATED: Final = "document.updated"
 
-# Order as in API.md; endpoints subscribe to any subset.
+# Order as in docs/API.md; endpoints subscribe to any subset.
 DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_CREATED,
     DOCUMENT_DRAFTED,

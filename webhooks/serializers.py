@@ -1,4 +1,4 @@
-"""JSON shapes of the webhook API (camelCase, API.md)."""
+"""JSON shapes of the webhook API (camelCase, docs/API.md)."""
 
 from __future__ import annotations
 

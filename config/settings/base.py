@@ -128,7 +128,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = DATA_DIR / "media"
 
-# --- Assets: storage, uploads, ingestion (assets/; API.md "Assets") --------------------
+# --- Assets: storage, uploads, ingestion (assets/; docs/API.md "Assets") --------------------
 # Files go through Django's storage API: the local filesystem under MEDIA_ROOT by default,
 # S3 (or MinIO) when a bucket is configured. Each organization's files live under its
 # `container_name` prefix; they are never public (signed URLs, or the download route).
@@ -257,7 +257,7 @@ CELERY_TIMEZONE = "UTC"
 # timeouts it depends on are read.
 
 # --- The service ----------------------------------------------------------------------
-# Per user (API.md): requests that start or change work, and reads, each have a budget.
+# Per user (docs/API.md): requests that start or change work, and reads, each have a budget.
 RATE_LIMIT_WRITES = env.rate("RATE_LIMIT_WRITES", "10/min")
 RATE_LIMIT_READS = env.rate("RATE_LIMIT_READS", "300/min")
 # Invalid API keys accepted (and audited) per client address and minute; then 429.

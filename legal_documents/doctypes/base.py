@@ -27,7 +27,7 @@ Assessor = Callable[["CompositionContext"], Any]
 
 @dataclass(frozen=True, slots=True)
 class ChecklistItem:
-    """One mandatory element of a document, as listed in LEGAL.md.
+    """One mandatory element of a document, as listed in docs/LEGAL.md.
 
     `id` is the stable identifier used by the completeness report, `title` the short heading
     shown in the document, `requirement` the legal requirement in full, `section` the id of the

@@ -1,6 +1,6 @@
 """Input fields shared by every document type's create body.
 
-Names are camelCase as in API.md: the API layer passes the request JSON through unchanged.
+Names are camelCase as in docs/API.md: the API layer passes the request JSON through unchanged.
 Every text is limited to 100,000 characters; an over-long text fails with the error code
 `CONTENT_TOO_LONG` so that the API can answer with that code rather than VALIDATION_ERROR.
 """

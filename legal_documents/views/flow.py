@@ -27,7 +27,7 @@ from organizations.viewsets import OrganizationScopedViewSet
 MAX_MESSAGE_LENGTH = 10_000
 
 
-# --- request and response shapes (camelCase, API.md) ---------------------------------------
+# --- request and response shapes (camelCase, docs/API.md) ---------------------------------------
 class QuestionSerializer(serializers.Serializer):
     id = serializers.CharField()
     text = serializers.CharField()

@@ -1,20 +1,12 @@
-"""Small real files of every accepted format, built here, and the shared corpus."""
+"""Small real files of every accepted format, built here, and the repository's corpus."""
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
-from django.conf import settings
+from tests.support.corpus import CORPUS, corpus_file
 
-CORPUS = Path(settings.BASE_DIR).parent / "shared" / "corpus"
-
-
-def corpus_file(relative: str) -> Path:
-    """A file of ../shared/corpus (cloned beside the repository, in CI too): never skipped."""
-    path = CORPUS / relative
-    assert path.is_file(), f"the shared corpus is missing {path}; clone ../shared beside the repo"
-    return path
+__all__ = ["CORPUS", "corpus_file"]
 
 
 def pdf_bytes(pages: list[str]) -> bytes:

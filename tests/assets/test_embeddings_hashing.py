@@ -14,7 +14,7 @@ from assets.processing import chunk_segments, detect_file_type, extract_segments
 from assets.processing.embeddings import HashingEmbeddingProvider
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "fixtures" / "corpus"
 
 
 def test_it_makes_unit_vectors_of_the_fixed_dimension() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from assets.processing import FileKind, InvalidFileType, detect_file_type
+from tests.support.corpus import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 FOLDER_KINDS = {kind.value: kind for kind in FileKind}
 
 

@@ -19,8 +19,7 @@ from assets.processing import (
     detect_file_type,
     extract_segments,
 )
-
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+from tests.support.corpus import CORPUS
 
 
 def _normalised(text: str) -> str:

@@ -15,7 +15,7 @@ from assets.processing import ExtractionFailed, FileKind, process_file, sha256_o
 from assets.processing.embeddings import HashingEmbeddingProvider
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "fixtures" / "corpus"
 
 
 def test_it_yields_batches_of_embedded_chunks_in_index_order() -> None:

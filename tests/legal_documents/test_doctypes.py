@@ -1,4 +1,4 @@
-"""Document types as data: the registry, the checklists of LEGAL.md, the questionnaires."""
+"""Document types as data: the registry, the checklists of docs/LEGAL.md, the questionnaires."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from legal_documents.doctypes.registry import (
     get_document_type,
 )
 
-# The ids LEGAL.md names; a type may add items for the rules LEGAL.md lists without an id.
+# The ids docs/LEGAL.md names; a type may add items for the rules docs/LEGAL.md lists without an id.
 LEGAL_IDS = {
     "RECORD_OF_PROCESSING": {
         "a-controller",

@@ -1,4 +1,4 @@
-"""create_api_key and revoke_api_key, as API.md describes them."""
+"""create_api_key and revoke_api_key, as docs/API.md describes them."""
 
 from io import StringIO
 

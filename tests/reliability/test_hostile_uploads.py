@@ -5,7 +5,7 @@ Each file ends in a clear 4xx at upload, or as an asset that reaches COMPLETED o
 processes an ordinary file afterwards. File names that try to leave the organization's
 storage prefix (`..`, absolute paths, backslashes, NUL) never do.
 
-The corpus: /work/shared/corpus/hostile (real files from other projects' bug trackers)
+The corpus: tests/fixtures/corpus/hostile (real files from other projects' bug trackers)
 plus files built here: a truncated PDF, a PDF that runs JavaScript when opened, a DOCX zip
 bomb, a DOCX with an XML entity bomb, a CSV with one 20 MB line, invalid UTF-8.
 """
@@ -94,7 +94,7 @@ def built_files() -> dict[str, bytes]:
 
 
 def corpus_files() -> dict[str, bytes]:
-    assert HOSTILE_CORPUS.is_dir(), f"the shared corpus is missing: {HOSTILE_CORPUS}"
+    assert HOSTILE_CORPUS.is_dir(), f"the corpus is missing: {HOSTILE_CORPUS}"
     return {path.name: path.read_bytes() for path in sorted(HOSTILE_CORPUS.iterdir())}
 
 
