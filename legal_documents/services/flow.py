@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from audit.services import Actor, record_event
 from common.errors import ApiError
 from legal_documents import events
 from legal_documents.composition import ensure_checklist
+from legal_documents.composition.additional_information import with_additional_information
 from legal_documents.composition.completeness import item_blocks
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
@@ -88,24 +89,37 @@ def document_draft(*, document: LegalDocument, actor: Actor) -> LegalDocument:
 
 @transaction.atomic
 def document_finalize(
-    *, document: LegalDocument, finalize_answers: Mapping[str, Any], actor: Actor
+    *,
+    document: LegalDocument,
+    finalize_answers: Mapping[str, Any],
+    actor: Actor,
+    finalize_questions: Sequence[Mapping[str, str]] | None = None,
 ) -> LegalDocument:
     """Generate the final document (stage `final`) with the validated `finalize_answers`.
 
     They replace the previous finalize answers, are also recorded as questionnaire answers
     (so the questionnaire shows them) and are written into the document by composition.
-    Raises CONFLICT (409) while processing, GENERATION_LIMIT (429) at the organization's
-    maximum of jobs.
+    `finalize_questions` are validated free-text `{question, answer}` pairs: given, they
+    replace the stored ones (None keeps them); they are written into an "Additional
+    information" section of this and every later version. Raises CONFLICT (409) while
+    processing, GENERATION_LIMIT (429) at the organization's maximum of jobs.
     """
     locked = _lock_idle(document)
     jobs.claim_generation_slot(locked.organization)
     kept = {key: value for key, value in finalize_answers.items() if value is not None}
     merge_answers(locked, finalize_answers)
     locked.finalize_answers = kept
+    if finalize_questions is not None:
+        locked.finalize_questions = [
+            {"question": pair["question"], "answer": pair["answer"]} for pair in finalize_questions
+        ]
     jobs.start_job(
         locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=enqueue_generation
     )
-    _audit(locked, actor, "finalize", questionIds=sorted(kept))
+    _audit(
+        locked, actor, "finalize",
+        questionIds=sorted(kept), freeTextQuestions=len(locked.finalize_questions or []),
+    )  # fmt: skip
     return locked
 
 
@@ -224,6 +238,8 @@ def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple
     markdown = ensure_checklist(
         document_type=spec, markdown=result.markdown, fallback_markdown=fallback
     )
+    # The finalization's free-text answers stay, as the mandatory items do.
+    markdown = with_additional_information(markdown, document.finalize_questions or [])
     edited_items, kept_items = set(item_blocks(result.markdown)), set(item_blocks(markdown))
     restored = [item for item in spec.checklist if item.id in kept_items - edited_items]
     reply = result.reply
