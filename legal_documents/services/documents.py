@@ -155,12 +155,11 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     )
 
 
-def _streamer(document_id: str, thread_id: str):  # type: ignore[no-untyped-def]
+def _streamer(document_id: str, stream_id: str):  # type: ignore[no-untyped-def]
     from legal_documents import events
 
     def send(text: str) -> None:
-        events.send_message_response(
-            document_id=document_id, thread_id=thread_id, message_id=thread_id, content=text
-        )
+        # threadId is the document id (events.py); messageId tells this job's text apart.
+        events.send_message_response(document_id=document_id, message_id=stream_id, content=text)
 
     return send

@@ -9,7 +9,6 @@ already processing refuses a new step with 409 CONFLICT.
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -124,10 +123,10 @@ def document_finalize(
 
 
 @transaction.atomic
-def document_iterate(
-    *, document: LegalDocument, message: str, actor: Actor, thread_id: uuid.UUID | None = None
-) -> DocumentIteration:
+def document_iterate(*, document: LegalDocument, message: str, actor: Actor) -> DocumentIteration:
     """Record an iteration and enqueue its edit; the stage is kept.
+
+    The iteration's thread is the document (SEED.md: `threadId` is the document id).
 
     Raises CONFLICT (409) while processing or before the document has content,
     ITERATION_LIMIT (429) after MAX_ITERATIONS iterations of this document, and
@@ -147,7 +146,7 @@ def document_iterate(
     jobs.claim_generation_slot(locked.organization)
     iteration = DocumentIteration.objects.create(
         document=locked,
-        thread_id=thread_id or uuid.uuid4(),
+        thread_id=locked.pk,
         author_id=actor.user_id,
         message=message,
     )
@@ -180,7 +179,7 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
     if iteration is None or document is None or str(document.job_id) != job_id:
         return None
     elapsed = jobs.measure()
-    thread_id, message_id = str(iteration.thread_id), str(iteration.message_id)
+    message_id = str(iteration.message_id)
     request = writing_request(document)
     if request.sources:
         names = ", ".join(source.file_name for source in request.sources)
@@ -195,8 +194,9 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
 
     def stream(text: str) -> None:
         events.send_message_response(
-            document_id=document_id, thread_id=thread_id, message_id=message_id, content=text
-        )
+            document_id=document_id, message_id=message_id, content=text,
+            iteration_id=iteration_id,
+        )  # fmt: skip
 
     try:
         result = provider.edit_document(
@@ -226,7 +226,7 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
         duration_seconds=elapsed(),
     )
     _finish(iteration, completed, reply, changed=markdown is not None)
-    events.send_message_finished(document_id=document_id, thread_id=thread_id)
+    events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
     return iteration
 
 
@@ -254,11 +254,11 @@ def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple
 def _say(iteration: DocumentIteration, content: str, tool_name: str | None = None) -> None:
     events.send_message_response(
         document_id=iteration.document_id,
-        thread_id=str(iteration.thread_id),
         message_id=str(iteration.message_id),
         content=content,
         kind="tool" if tool_name else "ai",
         tool_name=tool_name,
+        iteration_id=str(iteration.pk),
     )
 
 
@@ -296,7 +296,7 @@ def fail_iteration(
     if not updated:  # already finished (a redelivered task): nothing more to tell
         return
     _say(iteration, f"The edit failed ({code}): {message}")
-    events.send_message_finished(document_id=document_id, thread_id=str(iteration.thread_id))
+    events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
 
 
 def finish_interrupted_iterations(*, older_than: timedelta) -> int:
@@ -323,6 +323,6 @@ def finish_interrupted_iterations(*, older_than: timedelta) -> int:
             closed += 1
             _say(iteration, "The edit was interrupted before it finished; send the message again.")
             events.send_message_finished(
-                document_id=iteration.document_id, thread_id=str(iteration.thread_id)
+                document_id=iteration.document_id, iteration_id=str(iteration.pk)
             )
     return closed

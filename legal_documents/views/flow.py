@@ -161,13 +161,13 @@ class FinalizeBodySerializer(serializers.Serializer):
 
 class IterateBodySerializer(serializers.Serializer):
     message = serializers.CharField(max_length=MAX_MESSAGE_LENGTH, allow_blank=False)
-    threadId = serializers.UUIDField(required=False)  # noqa: N815
 
 
 class IterationStartedSerializer(serializers.Serializer):
-    threadId = serializers.UUIDField()  # noqa: N815
+    threadId = serializers.UUIDField(help_text="The document id, as in every WebSocket event.")  # noqa: N815
     messageId = serializers.UUIDField()  # noqa: N815
     status = serializers.CharField()
+    iterationId = serializers.UUIDField(help_text="The iteration (also in its events).")  # noqa: N815
 
 
 # --- the viewset ---------------------------------------------------------------------------
@@ -250,12 +250,12 @@ class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
         iteration = flow.document_iterate(
             document=document,
             message=body.validated_data["message"],
-            thread_id=body.validated_data.get("threadId"),
             actor=request_actor(request),
         )
         payload = {
-            "threadId": str(iteration.thread_id),
+            "threadId": str(document.pk),
             "messageId": str(iteration.message_id),
             "status": iteration.status,
+            "iterationId": str(iteration.pk),
         }
         return Response(payload, status=status.HTTP_202_ACCEPTED)
