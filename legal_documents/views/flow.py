@@ -69,8 +69,6 @@ class AnswersBodySerializer(serializers.Serializer):
             return attrs
         if "questionId" not in attrs:
             raise serializers.ValidationError({"questionId": ["This field is required."]})
-        if "answer" not in attrs:  # absent; an explicit null is kept (it clears an answer)
-            raise serializers.ValidationError({"answer": ["This field is required."]})
         return attrs
 
 
@@ -102,14 +100,11 @@ class FinalizeItemSerializer(serializers.Serializer):
     questionId = serializers.CharField(max_length=100, required=False)  # noqa: N815
     question = FreeTextField(required=False, help_text="The question, in free text.")
     answer = serializers.JSONField(
-        required=False,
         allow_null=True,
         help_text="A string for a free-text question; with questionId, the question's type.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if "answer" not in attrs:  # absent; an explicit null is kept (it clears an answer)
-            raise serializers.ValidationError({"answer": ["This field is required."]})
         if "questionId" in attrs:
             return attrs
         if "question" not in attrs:
