@@ -23,6 +23,12 @@ class Actor:
     label: str
     user_id: int | None = None
     ip: str | None = None
+    # The prefix of the API key used (never the secret): what another organization's trail
+    # may show of this actor (`record_foreign_attempt`).
+    key_prefix: str | None = None
+
+
+FOREIGN_ACTOR = "member of another organization"
 
 
 def _clean(value: Any) -> Any:
@@ -108,6 +114,44 @@ def record_event(
     )
     event._state.adding = False  # it is stored; saving it again would be an update
     return event
+
+
+@dataclass(frozen=True)
+class _OrganizationRef:
+    pk: Any
+
+
+def foreign_actor(actor: Actor) -> Actor:
+    """`actor` as the owner of the object may see them: no e-mail, user id or address."""
+    credential = f"key {actor.key_prefix}" if actor.key_prefix else "session"
+    return Actor(label=f"{FOREIGN_ACTOR} ({credential})", key_prefix=actor.key_prefix)
+
+
+def record_foreign_attempt(
+    *,
+    owner_organization_id: Any,
+    actor: Actor,
+    action: str,
+    object_type: str,
+    object_id: Any,
+    details: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Append a member of another organization's denied attempt to the OWNER's chain.
+
+    The caller's own chain records the attempt with the full actor (`record_event`); the
+    owner's auditors see it here with the actor anonymised (`foreign_actor`: the API key
+    prefix, never the e-mail or the key), outcome `denied`. Chains are per organization,
+    so this is a second event in a second chain, written in the caller's transaction.
+    """
+    return record_event(
+        organization=_OrganizationRef(owner_organization_id),
+        actor=foreign_actor(actor),
+        action=action,
+        outcome=Outcome.DENIED,
+        object_type=object_type,
+        object_id=object_id,
+        details={"reason": "attempt by a member of another organization", **(details or {})},
+    )
 
 
 def verify_chain(*, organization_id: Any | None) -> ChainBreak | None:

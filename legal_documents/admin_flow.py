@@ -20,7 +20,12 @@ from django.views.decorators.http import require_POST
 from audit.models import Outcome
 from audit.services import record_event
 from common.errors import ApiError
-from legal_documents.admin_forms import DocumentInputForm, IterateForm, QuestionnaireForm
+from legal_documents.admin_forms import (
+    DocumentInputForm,
+    FinalizeQuestionsForm,
+    IterateForm,
+    QuestionnaireForm,
+)
 from legal_documents.composition import completeness_report
 from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
@@ -193,6 +198,7 @@ class DocumentFlowAdminMixin:
             "report": report,
             "report_items": [(item, titles[item.id]) for item in report.items] if report else [],
             "iterate_form": IterateForm(),
+            "finalize_form": FinalizeQuestionsForm(stored=document.finalize_questions or []),
             "iterations": list(iterations),
             "status_url": reverse("admin:legal_documents_legaldocument_status", args=[document.pk]),
             "poll_milliseconds": STATUS_POLL_MILLISECONDS,
@@ -266,7 +272,18 @@ class DocumentFlowAdminMixin:
         return HttpResponseRedirect(_change_url(document))
 
     def _finalize(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
-        flow.document_finalize(document=document, finalize_answers={}, actor=admin_actor(request))
+        form = FinalizeQuestionsForm(request.POST, stored=document.finalize_questions or [])
+        if not form.is_valid():
+            problems = "; ".join(str(error) for errors in form.errors.values() for error in errors)
+            messages.error(request, f"The final document was not generated: {problems}")
+            return HttpResponseRedirect(_change_url(document))
+        flow.document_finalize(
+            document=document,
+            finalize_answers={},
+            # A post without the rows (a crafted or older page) keeps the stored questions.
+            finalize_questions=form.pairs() if form.has_rows_posted() else None,
+            actor=admin_actor(request),
+        )
         messages.success(request, "The final document is generated with the stored answers.")
         return HttpResponseRedirect(_change_url(document))
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from django import forms
 from rest_framework import serializers
 
+from common.fields import MAX_TEXT_LENGTH
 from legal_documents.doctypes.base import DocumentType, Question
 from organizations.models import ClientCompany, Organization
 
@@ -258,6 +259,68 @@ class QuestionnaireForm(forms.Form):
             target = question_id if question_id in self.fields else None
             for message in _flatten(messages):
                 self.add_error(target, message)
+
+
+class FinalizeQuestionsForm(forms.Form):
+    """The free-text questions answered at finalization (SEED.md, Finalize body).
+
+    Rows `question_<n>` / `answer_<n>`: the stored pairs, then EXTRA_ROWS empty ones; empty
+    rows are skipped, a question needs its answer and an answer its question. The pairs
+    replace the stored ones, as `generate` with `questionsToFinalize` does.
+    """
+
+    EXTRA_ROWS = 3
+    MAX_ROWS = 50  # as the API's bound (views/flow.py MAX_FINALIZE_QUESTIONS)
+
+    def __init__(self, *args: Any, stored: Sequence[Mapping[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        count = min(len(stored) + self.EXTRA_ROWS, self.MAX_ROWS)
+        if self.is_bound:
+            posted = [key for key in self.data if key.startswith(("question_", "answer_"))]
+            indexes = [
+                int(key.split("_", 1)[1]) for key in posted if key.split("_", 1)[1].isdigit()
+            ]
+            count = min(max([count - 1, *indexes]) + 1, self.MAX_ROWS)
+        for index in range(count):
+            pair = stored[index] if index < len(stored) else {}
+            self.fields[f"question_{index}"] = forms.CharField(
+                required=False, max_length=MAX_TEXT_LENGTH, initial=pair.get("question"),
+                label=f"Question {index + 1}", widget=forms.Textarea(attrs={"rows": 2}),
+            )  # fmt: skip
+            self.fields[f"answer_{index}"] = forms.CharField(
+                required=False, max_length=MAX_TEXT_LENGTH, initial=pair.get("answer"),
+                label="Answer", widget=forms.Textarea(attrs={"rows": 2}),
+            )  # fmt: skip
+        self.row_count = count
+
+    def rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """(question, answer) bound fields, for the template."""
+        return [(self[f"question_{n}"], self[f"answer_{n}"]) for n in range(self.row_count)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for index in range(self.row_count):
+            question = (cleaned.get(f"question_{index}") or "").strip()
+            answer = (cleaned.get(f"answer_{index}") or "").strip()
+            if question and not answer:
+                self.add_error(f"answer_{index}", "This question needs its answer.")
+            if answer and not question:
+                self.add_error(f"question_{index}", "This answer needs its question.")
+        return cleaned
+
+    def has_rows_posted(self) -> bool:
+        """True when the bound data carries question rows."""
+        return any(key.startswith("question_") for key in self.data)
+
+    def pairs(self) -> list[dict[str, str]]:
+        """The filled rows as `{question, answer}`, in order."""
+        found = []
+        for index in range(self.row_count):
+            question = (self.cleaned_data.get(f"question_{index}") or "").strip()
+            answer = (self.cleaned_data.get(f"answer_{index}") or "").strip()
+            if question and answer:
+                found.append({"question": question, "answer": answer})
+        return found
 
 
 class IterateForm(forms.Form):

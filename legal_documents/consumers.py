@@ -24,7 +24,7 @@ from django.http.request import split_domain_port, validate_host
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 
 from audit.models import Outcome
-from audit.services import Actor, record_event
+from audit.services import Actor, record_event, record_foreign_attempt
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
@@ -77,7 +77,9 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
             raise Unauthenticated from None
         membership = api_key.membership
         label = f"{membership.user.email or membership.user.get_username()} (key {api_key.prefix})"
-        return membership, Actor(label=label, user_id=membership.user_id, ip=ip)
+        return membership, Actor(
+            label=label, user_id=membership.user_id, ip=ip, key_prefix=api_key.prefix
+        )
     user = scope.get("user")
     if user is None or not user.is_authenticated or not _origin_allowed(headers.get("Origin")):
         raise Unauthenticated
@@ -105,11 +107,14 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
         return CLOSE_UNAUTHENTICATED
     try:
         uuid.UUID(document_id)
-        found = LegalDocument.objects.filter(
-            pk=document_id, organization=membership.organization
-        ).exists()
+        owner_id = (
+            LegalDocument.objects.filter(pk=document_id)
+            .values_list("organization_id", flat=True)
+            .first()
+        )
     except ValueError:
-        found = False
+        owner_id = None
+    found = owner_id == membership.organization_id
     record_event(
         organization=membership.organization,
         actor=actor,
@@ -119,6 +124,15 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
         object_id=document_id,
         details=None if found else {"reason": "unknown document or of another organization"},
     )
+    if owner_id is not None and not found:  # the owner's auditors see the attempt too
+        record_foreign_attempt(
+            owner_organization_id=owner_id,
+            actor=actor,
+            action="document.subscribe",
+            object_type="document",
+            object_id=document_id,
+            details={"via": "websocket"},
+        )
     return None if found else CLOSE_NOT_FOUND
 
 

@@ -23,16 +23,18 @@ DOCUMENT_STATUS = "document-status"
 
 
 class MessageResponsePayload(TypedDict, total=False):
-    threadId: str
+    threadId: str  # the document id (SEED.md, WebSocket events)
     content: str
     messageId: str
     name: str
     type: Literal["ai", "tool"]
     toolName: str
+    iterationId: str  # extra: the iteration that produced the message, when one did
 
 
-class MessageFinishedPayload(TypedDict):
-    threadId: str
+class MessageFinishedPayload(TypedDict, total=False):
+    threadId: str  # the document id
+    iterationId: str
 
 
 class DocumentStatusPayload(TypedDict):
@@ -94,14 +96,14 @@ def send_document_status(*, document_id: Any, status: str, stage: str, version: 
 def send_message_response(
     *,
     document_id: Any,
-    thread_id: str,
     message_id: str,
     content: str,
     kind: Literal["ai", "tool"] = "ai",
     tool_name: str | None = None,
+    iteration_id: str | None = None,
 ) -> None:
     payload: MessageResponsePayload = {
-        "threadId": thread_id,
+        "threadId": str(document_id),
         "content": content,
         "messageId": message_id,
         "name": "assistant" if kind == "ai" else (tool_name or "tool"),
@@ -109,11 +111,15 @@ def send_message_response(
     }
     if tool_name:
         payload["toolName"] = tool_name
+    if iteration_id:
+        payload["iterationId"] = iteration_id
     _group_send(document_id, MESSAGE_RESPONSE, dict(payload))
 
 
-def send_message_finished(*, document_id: Any, thread_id: str) -> None:
-    payload: MessageFinishedPayload = {"threadId": thread_id}
+def send_message_finished(*, document_id: Any, iteration_id: str | None = None) -> None:
+    payload: MessageFinishedPayload = {"threadId": str(document_id)}
+    if iteration_id:
+        payload["iterationId"] = iteration_id
     _group_send(document_id, MESSAGE_RESPONSE_FINISHED, dict(payload))
 
 

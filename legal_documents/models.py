@@ -43,6 +43,9 @@ class LegalDocument(models.Model):
     answers = models.JSONField(default=dict, blank=True)
     # Answers given with `generate` (finalize), written into the final document.
     finalize_answers = models.JSONField(default=dict, blank=True)
+    # Free-text `{question, answer}` pairs given with `generate` (SEED.md, Finalize body):
+    # not questionnaire ids; kept so that every later regeneration and iteration shows them.
+    finalize_questions = models.JSONField(default=list, blank=True)
 
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.PROCESSING, db_index=True

@@ -36,6 +36,9 @@ def request_organization(request: Request) -> Organization | None:
 def request_actor(request: Request) -> Actor:
     user = request.user if request.user is not None and request.user.is_authenticated else None
     label = (user.email or user.get_username()) if user else "anonymous"
-    if isinstance(request.auth, ApiKey):
-        label = f"{label} (key {request.auth.prefix})"
-    return Actor(label=label, user_id=user.pk if user else None, ip=client_ip(request))
+    key_prefix = request.auth.prefix if isinstance(request.auth, ApiKey) else None
+    if key_prefix:
+        label = f"{label} (key {key_prefix})"
+    return Actor(
+        label=label, user_id=user.pk if user else None, ip=client_ip(request), key_prefix=key_prefix
+    )

@@ -15,7 +15,7 @@ from django.http import Http404
 from rest_framework import exceptions, viewsets
 
 from audit.models import Outcome
-from audit.services import record_event
+from audit.services import record_event, record_foreign_attempt
 from common.throttling import ReadRateThrottle, WriteRateThrottle
 from organizations.access import request_actor, request_organization
 from organizations.authentication import ApiKeyAuthentication, SessionAuthentication
@@ -62,19 +62,38 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
             raise exceptions.NotFound() from None
 
     def _record_foreign_lookup(self) -> None:
+        """A lookup of an object of another organization is recorded in both trails.
+
+        The caller's trail gets the attempt with the caller as actor; the owner's trail gets
+        it anonymised (audit.services.record_foreign_attempt), so that the owner's auditors
+        see attempts against their objects. An id that exists nowhere records nothing.
+        """
         lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
         try:
-            exists_elsewhere = (
-                self.unscoped_queryset().filter(**{self.lookup_field: lookup}).exists()
+            owner_id = (
+                self.unscoped_queryset()
+                .filter(**{self.lookup_field: lookup})
+                .values_list(self.organization_field, flat=True)
+                .first()
             )
         except (ValueError, DjangoValidationError):  # a malformed id exists nowhere
-            exists_elsewhere = False
-        if exists_elsewhere:
-            self.audit(
-                action="read" if self.request.method == "GET" else self.request.method.lower(),
+            owner_id = None
+        if owner_id is None:
+            return
+        action = "read" if self.request.method == "GET" else self.request.method.lower()
+        self.audit(
+            action=action,
+            object_id=lookup,
+            outcome=Outcome.DENIED,
+            details={"reason": "object of another organization"},
+        )
+        if owner_id != self.organization.pk:
+            record_foreign_attempt(
+                owner_organization_id=owner_id,
+                actor=request_actor(self.request),
+                action=f"{self.audit_object_type or 'api'}.{action}",
+                object_type=self.audit_object_type,
                 object_id=lookup,
-                outcome=Outcome.DENIED,
-                details={"reason": "object of another organization"},
             )
 
     def audit(

@@ -12,6 +12,7 @@ from audit.services import Actor, record_event
 from common.errors import ApiError
 from legal_documents import events
 from legal_documents.composition import SourceRef
+from legal_documents.composition.additional_information import with_additional_information
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
@@ -136,6 +137,8 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     on_chunk = _streamer(document_id, stream_id) if provider.name != "template" else None
     try:
         markdown = provider.write_document(writing_request(document), on_chunk=on_chunk)
+        # The finalization's free-text answers, whichever provider wrote the rest.
+        markdown = with_additional_information(markdown, document.finalize_questions or [])
     except ProviderError as error:
         if error.__class__ is ProviderError:
             return jobs.fail_job(
@@ -152,12 +155,11 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     )
 
 
-def _streamer(document_id: str, thread_id: str):  # type: ignore[no-untyped-def]
+def _streamer(document_id: str, stream_id: str):  # type: ignore[no-untyped-def]
     from legal_documents import events
 
     def send(text: str) -> None:
-        events.send_message_response(
-            document_id=document_id, thread_id=thread_id, message_id=thread_id, content=text
-        )
+        # threadId is the document id (events.py); messageId tells this job's text apart.
+        events.send_message_response(document_id=document_id, message_id=stream_id, content=text)
 
     return send

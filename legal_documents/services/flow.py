@@ -9,8 +9,7 @@ already processing refuses a new step with 409 CONFLICT.
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +21,7 @@ from audit.services import Actor, record_event
 from common.errors import ApiError
 from legal_documents import events
 from legal_documents.composition import ensure_checklist
+from legal_documents.composition.additional_information import with_additional_information
 from legal_documents.composition.completeness import item_blocks
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
@@ -88,32 +88,45 @@ def document_draft(*, document: LegalDocument, actor: Actor) -> LegalDocument:
 
 @transaction.atomic
 def document_finalize(
-    *, document: LegalDocument, finalize_answers: Mapping[str, Any], actor: Actor
+    *,
+    document: LegalDocument,
+    finalize_answers: Mapping[str, Any],
+    actor: Actor,
+    finalize_questions: Sequence[Mapping[str, str]] | None = None,
 ) -> LegalDocument:
     """Generate the final document (stage `final`) with the validated `finalize_answers`.
 
     They replace the previous finalize answers, are also recorded as questionnaire answers
     (so the questionnaire shows them) and are written into the document by composition.
-    Raises CONFLICT (409) while processing, GENERATION_LIMIT (429) at the organization's
-    maximum of jobs.
+    `finalize_questions` are validated free-text `{question, answer}` pairs: given, they
+    replace the stored ones (None keeps them); they are written into an "Additional
+    information" section of this and every later version. Raises CONFLICT (409) while
+    processing, GENERATION_LIMIT (429) at the organization's maximum of jobs.
     """
     locked = _lock_idle(document)
     jobs.claim_generation_slot(locked.organization)
     kept = {key: value for key, value in finalize_answers.items() if value is not None}
     merge_answers(locked, finalize_answers)
     locked.finalize_answers = kept
+    if finalize_questions is not None:
+        locked.finalize_questions = [
+            {"question": pair["question"], "answer": pair["answer"]} for pair in finalize_questions
+        ]
     jobs.start_job(
         locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=enqueue_generation
     )
-    _audit(locked, actor, "finalize", questionIds=sorted(kept))
+    _audit(
+        locked, actor, "finalize",
+        questionIds=sorted(kept), freeTextQuestions=len(locked.finalize_questions or []),
+    )  # fmt: skip
     return locked
 
 
 @transaction.atomic
-def document_iterate(
-    *, document: LegalDocument, message: str, actor: Actor, thread_id: uuid.UUID | None = None
-) -> DocumentIteration:
+def document_iterate(*, document: LegalDocument, message: str, actor: Actor) -> DocumentIteration:
     """Record an iteration and enqueue its edit; the stage is kept.
+
+    The iteration's thread is the document (SEED.md: `threadId` is the document id).
 
     Raises CONFLICT (409) while processing or before the document has content,
     ITERATION_LIMIT (429) after MAX_ITERATIONS iterations of this document, and
@@ -133,7 +146,7 @@ def document_iterate(
     jobs.claim_generation_slot(locked.organization)
     iteration = DocumentIteration.objects.create(
         document=locked,
-        thread_id=thread_id or uuid.uuid4(),
+        thread_id=locked.pk,
         author_id=actor.user_id,
         message=message,
     )
@@ -166,7 +179,7 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
     if iteration is None or document is None or str(document.job_id) != job_id:
         return None
     elapsed = jobs.measure()
-    thread_id, message_id = str(iteration.thread_id), str(iteration.message_id)
+    message_id = str(iteration.message_id)
     request = writing_request(document)
     if request.sources:
         names = ", ".join(source.file_name for source in request.sources)
@@ -181,8 +194,9 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
 
     def stream(text: str) -> None:
         events.send_message_response(
-            document_id=document_id, thread_id=thread_id, message_id=message_id, content=text
-        )
+            document_id=document_id, message_id=message_id, content=text,
+            iteration_id=iteration_id,
+        )  # fmt: skip
 
     try:
         result = provider.edit_document(
@@ -212,7 +226,7 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
         duration_seconds=elapsed(),
     )
     _finish(iteration, completed, reply, changed=markdown is not None)
-    events.send_message_finished(document_id=document_id, thread_id=thread_id)
+    events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
     return iteration
 
 
@@ -224,6 +238,8 @@ def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple
     markdown = ensure_checklist(
         document_type=spec, markdown=result.markdown, fallback_markdown=fallback
     )
+    # The finalization's free-text answers stay, as the mandatory items do.
+    markdown = with_additional_information(markdown, document.finalize_questions or [])
     edited_items, kept_items = set(item_blocks(result.markdown)), set(item_blocks(markdown))
     restored = [item for item in spec.checklist if item.id in kept_items - edited_items]
     reply = result.reply
@@ -238,11 +254,11 @@ def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple
 def _say(iteration: DocumentIteration, content: str, tool_name: str | None = None) -> None:
     events.send_message_response(
         document_id=iteration.document_id,
-        thread_id=str(iteration.thread_id),
         message_id=str(iteration.message_id),
         content=content,
         kind="tool" if tool_name else "ai",
         tool_name=tool_name,
+        iteration_id=str(iteration.pk),
     )
 
 
@@ -280,7 +296,7 @@ def fail_iteration(
     if not updated:  # already finished (a redelivered task): nothing more to tell
         return
     _say(iteration, f"The edit failed ({code}): {message}")
-    events.send_message_finished(document_id=document_id, thread_id=str(iteration.thread_id))
+    events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
 
 
 def finish_interrupted_iterations(*, older_than: timedelta) -> int:
@@ -307,6 +323,6 @@ def finish_interrupted_iterations(*, older_than: timedelta) -> int:
             closed += 1
             _say(iteration, "The edit was interrupted before it finished; send the message again.")
             events.send_message_finished(
-                document_id=iteration.document_id, thread_id=str(iteration.thread_id)
+                document_id=iteration.document_id, iteration_id=str(iteration.pk)
             )
     return closed

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.errors import ApiError
+from common.fields import BoundedTextField
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from legal_documents.questionnaire import questionnaire_answer, questionnaire_for, validate_answers
@@ -25,6 +26,8 @@ from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
 
 MAX_MESSAGE_LENGTH = 10_000
+# Questions asked at the end are a handful; the bound keeps one request's text reasonable.
+MAX_FINALIZE_QUESTIONS = 50
 
 
 # --- request and response shapes (camelCase, docs/API.md) ---------------------------------------
@@ -66,8 +69,6 @@ class AnswersBodySerializer(serializers.Serializer):
             return attrs
         if "questionId" not in attrs:
             raise serializers.ValidationError({"questionId": ["This field is required."]})
-        if "answer" not in self.initial_data:
-            raise serializers.ValidationError({"answer": ["This field is required."]})
         return attrs
 
 
@@ -79,30 +80,89 @@ class StoredAnswerSerializer(serializers.Serializer):
     total = serializers.IntegerField()
 
 
+class FreeTextField(BoundedTextField):
+    """A bounded text that must be a JSON string (DRF would turn 3 into "3")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            raise serializers.ValidationError("Must be a string.")
+        return super().to_internal_value(data)
+
+
+class FinalizeItemSerializer(serializers.Serializer):
+    """`{question, answer}` (free text, SEED.md) or `{questionId, answer}` (questionnaire).
+
+    With `questionId` the answer is validated against that question (any JSON type the
+    question takes); without it, `question` and `answer` are non-blank strings of at most
+    100,000 characters (CONTENT_TOO_LONG beyond).
+    """
+
+    questionId = serializers.CharField(max_length=100, required=False)  # noqa: N815
+    question = FreeTextField(required=False, help_text="The question, in free text.")
+    answer = serializers.JSONField(
+        allow_null=True,
+        help_text="A string for a free-text question; with questionId, the question's type.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "questionId" in attrs:
+            return attrs
+        if "question" not in attrs:
+            raise serializers.ValidationError(
+                {"question": ["This field is required (or give questionId)."]}
+            )
+        try:
+            attrs["answer"] = FreeTextField().run_validation(attrs["answer"])
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError({"answer": error.detail}) from None
+        return attrs
+
+
+class FinalizeItemsField(serializers.ListField):
+    """The list of items; the older `{questionId: answer}` object is still accepted."""
+
+    def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
+        if isinstance(data, dict):
+            data = [{"questionId": key, "answer": value} for key, value in data.items()]
+        return super().to_internal_value(data)
+
+
 class FinalizeBodySerializer(serializers.Serializer):
-    """`questionsToFinalize`: `{questionId: answer}` or `[{questionId, answer}]`; optional."""
+    """`questionsToFinalize` (optional): free-text `{question, answer}` items and/or
+    questionnaire `{questionId, answer}` items."""
 
-    questionsToFinalize = serializers.JSONField(required=False)  # noqa: N815
+    questionsToFinalize = FinalizeItemsField(  # noqa: N815
+        child=FinalizeItemSerializer(), required=False, max_length=MAX_FINALIZE_QUESTIONS
+    )
 
-    def validate_questionsToFinalize(self, value: Any) -> list[tuple[str, Any]]:  # noqa: N802
-        if isinstance(value, dict):
-            return list(value.items())
-        if isinstance(value, list):
-            answers = AnswerSerializer(data=value, many=True)
-            answers.is_valid(raise_exception=True)
-            return [(item["questionId"], item["answer"]) for item in answers.validated_data]
-        raise serializers.ValidationError("Must be an object or a list of {questionId, answer}.")
+    def free_text_pairs(self) -> list[dict[str, str]] | None:
+        """The `{question, answer}` items; None when `questionsToFinalize` was not sent."""
+        if "questionsToFinalize" not in self.validated_data:
+            return None
+        return [
+            {"question": item["question"], "answer": item["answer"]}
+            for item in self.validated_data["questionsToFinalize"]
+            if "questionId" not in item
+        ]
+
+    def questionnaire_pairs(self) -> list[tuple[str, Any]]:
+        """(questionId, answer) of the items that name a questionnaire question."""
+        return [
+            (item["questionId"], item["answer"])
+            for item in self.validated_data.get("questionsToFinalize", [])
+            if "questionId" in item
+        ]
 
 
 class IterateBodySerializer(serializers.Serializer):
     message = serializers.CharField(max_length=MAX_MESSAGE_LENGTH, allow_blank=False)
-    threadId = serializers.UUIDField(required=False)  # noqa: N815
 
 
 class IterationStartedSerializer(serializers.Serializer):
-    threadId = serializers.UUIDField()  # noqa: N815
+    threadId = serializers.UUIDField(help_text="The document id, as in every WebSocket event.")  # noqa: N815
     messageId = serializers.UUIDField()  # noqa: N815
     status = serializers.CharField()
+    iterationId = serializers.UUIDField(help_text="The iteration (also in its events).")  # noqa: N815
 
 
 # --- the viewset ---------------------------------------------------------------------------
@@ -165,11 +225,14 @@ class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
         body.is_valid(raise_exception=True)
         answers = validate_answers(
             get_document_type(document.document_type),
-            body.validated_data.get("questionsToFinalize", []),
+            body.questionnaire_pairs(),
             field="questionsToFinalize",
         )
         document = flow.document_finalize(
-            document=document, finalize_answers=answers, actor=request_actor(request)
+            document=document,
+            finalize_answers=answers,
+            finalize_questions=body.free_text_pairs(),
+            actor=request_actor(request),
         )
         return Response(DocumentSerializer(document).data, status=status.HTTP_202_ACCEPTED)
 
@@ -182,12 +245,12 @@ class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
         iteration = flow.document_iterate(
             document=document,
             message=body.validated_data["message"],
-            thread_id=body.validated_data.get("threadId"),
             actor=request_actor(request),
         )
         payload = {
-            "threadId": str(iteration.thread_id),
+            "threadId": str(document.pk),
             "messageId": str(iteration.message_id),
             "status": iteration.status,
+            "iterationId": str(iteration.pk),
         }
         return Response(payload, status=status.HTTP_202_ACCEPTED)

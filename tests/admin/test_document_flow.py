@@ -217,3 +217,35 @@ def test_an_invalid_answer_is_shown_on_the_question_and_nothing_is_stored(dpo_st
     assert "Enter a valid date" in response.content.decode()
     document.refresh_from_db()
     assert document.answers == {}
+
+
+def test_the_finalize_form_takes_free_text_questions_and_shows_the_stored_ones(dpo_staff, document):
+    response = dpo_staff.client.post(
+        flow_url(document, "finalize"),
+        {
+            "question_0": "Who signs the DPIA?",
+            "answer_0": "The managing director.",
+            "question_1": "",
+            "answer_1": "",
+        },
+    )
+    assert response.status_code == 302
+    document = run_job(LegalDocument.objects.get(pk=document.pk))
+    assert document.stage == "final"
+    assert document.finalize_questions == [
+        {"question": "Who signs the DPIA?", "answer": "The managing director."}
+    ]
+    assert "The managing director." in document.content_markdown
+    page = dpo_staff.client.get(change_url(document)).content.decode()
+    assert 'id="finalize-form"' in page
+    assert "Who signs the DPIA?" in page
+    assert "The managing director." in page
+
+
+def test_a_finalize_question_without_its_answer_is_refused(dpo_staff, document):
+    response = dpo_staff.client.post(
+        flow_url(document, "finalize"), {"question_0": "Who signs the DPIA?"}, follow=True
+    )
+    assert "needs its answer" in response.content.decode()
+    stored = LegalDocument.objects.get(pk=document.pk)
+    assert (stored.status, stored.finalize_questions) == ("completed", [])

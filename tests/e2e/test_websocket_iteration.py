@@ -60,7 +60,9 @@ def test_a_websocket_client_receives_the_events_of_an_iteration_run_by_the_worke
 
     names = [frame["event"].removeprefix("legaldocs.event.") for frame in frames]
     assert names[-1] == "message-response-finished"
-    assert frames[-1]["data"] == {"threadId": started["threadId"]}
+    assert started["threadId"] == created["id"]
+    assert frames[-1]["data"] == {"threadId": created["id"], "iterationId": started["iterationId"]}
+    assert all(frame["data"]["threadId"] == created["id"] for frame in frames)
     replies = [frame["data"] for frame in frames if frame["event"].endswith(".message-response")]
     assert replies, names
     assert all(reply["type"] == "ai" for reply in replies)

@@ -109,11 +109,56 @@ def test_a_document_of_another_organization_closes_the_socket_with_4404(dpo, out
     document = completed_document(dpo)
     outcome = connect(f"/ws/legal-documents/{document.pk}/", bearer(outsider.key))
     assert outcome["close_code"] == 4404
-    denied = AuditEvent.objects.get(action="document.subscribe", outcome="denied")
-    assert denied.organization_id == outsider.organization.pk
+    denied = AuditEvent.objects.filter(action="document.subscribe", outcome="denied")
+    own = denied.get(organization=outsider.organization)
+    assert own.actor.startswith(outsider.membership.user.email)
+    # The owner's trail has it too, without the outsider's e-mail (tests/audit).
+    owners = denied.get(organization=dpo.organization)
+    assert owners.actor.startswith("member of another organization (key ")
 
 
 @pytest.mark.parametrize("document_id", ["9b2f9a56-4a53-4c43-9d6e-3f1d2b1a0c11", "not-a-uuid"])
 def test_an_unknown_document_closes_the_socket_with_4404(dpo, document_id):
     outcome = connect(f"/ws/legal-documents/{document_id}/", bearer(dpo.key))
     assert outcome["close_code"] == 4404
+
+
+def test_every_event_of_an_iteration_carries_the_document_id_as_thread_id(dpo, monkeypatch):
+    from legal_documents.composition import SourceRef
+    from legal_documents.services import documents
+    from tests.support.flow import URL, run_job
+
+    document = completed_document(dpo)
+    # A source found by the asset search makes the iteration send a tool event too.
+    monkeypatch.setattr(
+        documents, "relevant_sources", lambda _: [SourceRef("retention-policy.pdf", "Keep...")]
+    )
+
+    async def follow() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        from asgiref.sync import sync_to_async
+
+        socket = WebsocketClient(
+            application, f"/ws/legal-documents/{document.pk}/", headers=bearer(dpo.key)
+        )
+        assert await socket.connect()
+        assert await socket.close_code() is None
+        response = await sync_to_async(dpo.client.post)(
+            f"{URL}/{document.pk}/iterate",
+            {"message": 'add to section "Retention": Invoices are kept for ten years.'},
+            format="json",
+        )
+        assert response.status_code == 202, response.content
+        await sync_to_async(run_job)(str(document.pk))
+        frames = []
+        while not frames or not frames[-1]["event"].endswith("message-response-finished"):
+            frames.append(await socket.receive_json_from(timeout=10))
+        await socket.disconnect()
+        return response.json(), frames
+
+    started, frames = async_to_sync(follow)()
+    assert started["threadId"] == str(document.pk)
+    names = {frame["event"].removeprefix("legaldocs.event.") for frame in frames}
+    assert {"message-response", "message-response-finished"} <= names
+    assert any(frame["data"].get("type") == "tool" for frame in frames)
+    assert [frame["data"]["threadId"] for frame in frames] == [str(document.pk)] * len(frames)
+    assert frames[-1]["data"]["iterationId"] == started["iterationId"]

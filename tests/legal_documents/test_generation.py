@@ -180,3 +180,19 @@ def test_webhooks_hear_of_creation_and_of_the_finished_draft(
     assert payload["documentId"] == str(document.pk)
     assert payload["data"]["documentType"] == "RECORD_OF_PROCESSING"
     assert payload["data"]["status"] == "completed"
+
+
+def test_the_text_streamed_while_the_model_writes_carries_the_document_id_as_thread_id(
+    dpo, openai_settings
+):
+    from legal_documents import events
+    from tests.support.flow import GroupListener
+
+    document = create(dpo)
+    listener = GroupListener(document.pk)
+    run_generation(document_id=str(document.pk), job_id=str(document.job_id))
+    # The generation stream has no finished frame of its own: this one ends the listening.
+    events.send_message_finished(document_id=document.pk)
+    streamed = [e["data"] for e in listener.collect() if e["event"].endswith(".message-response")]
+    assert streamed
+    assert {frame["threadId"] for frame in streamed} == {str(document.pk)}

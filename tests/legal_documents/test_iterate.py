@@ -29,7 +29,8 @@ def iterate_and_run(caller, document, message):  # type: ignore[no-untyped-def]
     assert started["status"] == "processing"
     edited = run_job(str(document.pk))
     iteration = DocumentIteration.objects.get(message_id=started["messageId"])
-    assert str(iteration.thread_id) == started["threadId"]
+    assert started["threadId"] == str(document.pk)
+    assert started["iterationId"] == str(iteration.pk)
     return edited, iteration, listener.collect()
 
 
@@ -59,9 +60,10 @@ def test_an_edit_instruction_makes_a_new_version_and_records_the_iteration(dpo):
     reply = events[0]["data"]
     assert reply["type"] == "ai"
     assert reply["messageId"] == str(iteration.message_id)
-    assert reply["threadId"] == str(iteration.thread_id)
+    assert reply["threadId"] == str(document.pk)
+    assert reply["iterationId"] == str(iteration.pk)
     assert reply["content"] == iteration.response
-    assert events[1]["data"] == {"threadId": str(iteration.thread_id)}
+    assert events[1]["data"] == {"threadId": str(document.pk), "iterationId": str(iteration.pk)}
 
 
 @pytest.mark.parametrize(
@@ -115,13 +117,15 @@ def test_removing_an_optional_section_is_kept_removed(dpo):
     assert edited.version == 3
 
 
-def test_an_iteration_continues_a_thread_when_given_its_id(dpo):
+def test_every_iteration_of_a_document_is_in_the_thread_of_the_document(dpo):
     document = completed_document(dpo)
     first = iterate(dpo, document, "help").json()
     run_job(str(document.pk))
-    second = iterate(dpo, document, "help", threadId=first["threadId"]).json()
-    assert second["threadId"] == first["threadId"]
+    # A threadId sent by an older client is ignored: the thread is the document.
+    second = iterate(dpo, document, "help", threadId="9b2f9a56-4a53-4c43-9d6e-3f1d2b1a0c11").json()
+    assert first["threadId"] == second["threadId"] == str(document.pk)
     assert second["messageId"] != first["messageId"]
+    assert second["iterationId"] != first["iterationId"]
 
 
 def test_the_hundred_and_first_iteration_is_refused_with_iteration_limit(dpo):

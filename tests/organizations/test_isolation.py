@@ -82,3 +82,9 @@ def test_another_organization_gets_404_on_every_object_route(
     assert AuditEvent.objects.filter(
         organization=outsider.organization, outcome="denied", object_id=str(foreign_object.pk)
     ).exists()
+    # The owner's trail records the attempt too, anonymised (tests/audit/test_foreign_attempts).
+    owners = AuditEvent.objects.get(
+        organization=dpo.organization, outcome="denied", object_id=str(foreign_object.pk)
+    )
+    assert owners.actor == f"member of another organization (key {outsider.key.split('_')[1]})"
+    assert owners.actor_user_id is None
