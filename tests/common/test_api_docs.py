@@ -7,7 +7,6 @@ runs a third party's script on our origin.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,29 +15,14 @@ from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.test import Client, override_settings
 
+from tests.support.html import references
+
 # Production (config/settings/production.py, collectstatic in the Dockerfile) uses WhiteNoise's
 # CompressedManifestStaticFilesStorage: this parent class's hashed names and manifest, plus
 # .gz/.br copies of each file, which take ~90 s to write here and change nothing served.
 PRODUCTION_STATIC_STORAGE = {
     "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
 }
-
-
-class _References(HTMLParser):
-    """Every `src` and `href` of a page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.urls += [value for name, value in attrs if name in {"src", "href"} and value]
-
-
-def references(html: str) -> list[str]:
-    parser = _References()
-    parser.feed(html)
-    return parser.urls
 
 
 @pytest.fixture(scope="module")
