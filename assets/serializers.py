@@ -12,6 +12,15 @@ from assets.models import Asset, AssetStatus
 from assets.selectors import MAX_SEARCH_RESULTS
 from common.serializers import OmitEmptyFieldsSerializer
 
+FIND_RESPONSE_SEED_FIELDS = [
+    "id", "originalFileUrl", "originalFileName", "convertedFileUrl", "convertedFileName",
+    "status", "containerName",
+]  # fmt: skip
+BEYOND_THE_SEED_FIELDS = [
+    "fileSize", "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider",
+    "error", "createdAt", "updatedAt", "completedAt",
+]  # fmt: skip
+
 
 class AssetErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
@@ -46,13 +55,7 @@ class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
 
     class Meta:
         model = Asset
-        fields = [
-            "id", "originalFileUrl", "originalFileName", "convertedFileUrl",
-            "convertedFileName", "status", "containerName",
-            # Beyond the seed:
-            "fileSize", "mediaType", "sha256", "convertedSize", "chunkCount",
-            "embeddingProvider", "error", "createdAt", "updatedAt", "completedAt",
-        ]  # fmt: skip
+        fields = [*FIND_RESPONSE_SEED_FIELDS, *BEYOND_THE_SEED_FIELDS]
         read_only_fields = fields
 
     @extend_schema_field(AssetErrorSerializer(allow_null=True))
@@ -91,8 +94,8 @@ class AssetUploadSerializer(AssetSerializer):
 
     class Meta(AssetSerializer.Meta):
         fields = [
-            *AssetSerializer.Meta.fields[:7], "organizationId", "dpoUserId",
-            *AssetSerializer.Meta.fields[7:], "duplicate",
+            *FIND_RESPONSE_SEED_FIELDS, "organizationId", "dpoUserId", *BEYOND_THE_SEED_FIELDS,
+            "duplicate",
         ]  # fmt: skip
         read_only_fields = fields
 
