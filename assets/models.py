@@ -8,6 +8,7 @@ An asset's files live in the storage (local or S3) under its organization's
 from __future__ import annotations
 
 import uuid
+from pathlib import PurePath
 
 from django.conf import settings
 from django.db import models
@@ -71,6 +72,16 @@ class Asset(models.Model):
 
     def __str__(self) -> str:
         return self.original_file_name
+
+    @property
+    def converted_file_name(self) -> str:
+        """The name a converted file is offered under ("budget.csv" for "budget.xlsx"), or ""
+        when no conversion produced a file."""
+        if not self.converted_file:
+            return ""
+        return (
+            f"{PurePath(self.original_file_name).stem}{PurePath(self.converted_file.name).suffix}"
+        )
 
     @property
     def file_format(self) -> str:

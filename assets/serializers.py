@@ -4,32 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assets.models import Asset, AssetStatus
 from assets.selectors import MAX_SEARCH_RESULTS
+from common.serializers import OmitEmptyFieldsSerializer
 
-
-class AssetUploadSerializer(serializers.ModelSerializer):
-    """The upload response; ``duplicate`` is true when the content was already uploaded."""
-
-    originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
-    fileSize = serializers.IntegerField(source="file_size")  # noqa: N815
-    mediaType = serializers.CharField(source="media_type")  # noqa: N815
-    createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
-    duplicate = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Asset
-        fields = [
-            "id", "originalFileName", "status", "fileSize", "mediaType", "sha256", "createdAt",
-            "duplicate",
-        ]  # fmt: skip
-        read_only_fields = fields
-
-    def get_duplicate(self, asset: Asset) -> bool:
-        return bool(self.context.get("duplicate", False))
+FIND_RESPONSE_SEED_FIELDS = [
+    "id", "originalFileUrl", "originalFileName", "convertedFileUrl", "convertedFileName",
+    "status", "containerName",
+]  # fmt: skip
+BEYOND_THE_SEED_FIELDS = [
+    "fileSize", "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider",
+    "error", "createdAt", "updatedAt", "completedAt",
+]  # fmt: skip
 
 
 class AssetErrorSerializer(serializers.Serializer):
@@ -38,30 +28,34 @@ class AssetErrorSerializer(serializers.Serializer):
     details = serializers.JSONField(allow_null=True)
 
 
-class AssetSerializer(serializers.ModelSerializer):
-    """The find response: no organizationId, no dpoUserId (docs/API.md)."""
+class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
+    """The find response (docs/SEED.md): no organizationId, no dpoUserId.
 
+    `convertedFileUrl` and `convertedFileName` are absent unless a conversion produced a
+    file (XLSX to CSV, HTML to text). The URLs are this service's download endpoint
+    (authenticated, the organization's own assets only), never a raw storage URL.
+    """
+
+    omitted_when_empty = ("convertedFileUrl", "convertedFileName")
+
+    originalFileUrl = serializers.SerializerMethodField()  # noqa: N815
     originalFileName = serializers.CharField(source="original_file_name")  # noqa: N815
+    convertedFileUrl = serializers.SerializerMethodField()  # noqa: N815
+    convertedFileName = serializers.CharField(source="converted_file_name")  # noqa: N815
+    containerName = serializers.CharField(source="organization.container_name")  # noqa: N815
     fileSize = serializers.IntegerField(source="file_size")  # noqa: N815
     mediaType = serializers.CharField(source="media_type")  # noqa: N815
     convertedSize = serializers.IntegerField(source="converted_size", allow_null=True)  # noqa: N815
-    containerName = serializers.CharField(source="organization.container_name")  # noqa: N815
     chunkCount = serializers.IntegerField(source="chunk_count")  # noqa: N815
     embeddingProvider = serializers.CharField(source="embedding_provider")  # noqa: N815
     error = serializers.SerializerMethodField()
-    downloadUrl = serializers.SerializerMethodField()  # noqa: N815
-    convertedDownloadUrl = serializers.SerializerMethodField()  # noqa: N815
     createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
     updatedAt = serializers.DateTimeField(source="updated_at")  # noqa: N815
     completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)  # noqa: N815
 
     class Meta:
         model = Asset
-        fields = [
-            "id", "originalFileName", "status", "fileSize", "mediaType", "sha256",
-            "convertedSize", "containerName", "chunkCount", "embeddingProvider", "error",
-            "downloadUrl", "convertedDownloadUrl", "createdAt", "updatedAt", "completedAt",
-        ]  # fmt: skip
+        fields = [*FIND_RESPONSE_SEED_FIELDS, *BEYOND_THE_SEED_FIELDS]
         read_only_fields = fields
 
     @extend_schema_field(AssetErrorSerializer(allow_null=True))
@@ -75,18 +69,43 @@ class AssetSerializer(serializers.ModelSerializer):
         }
 
     @extend_schema_field(serializers.URLField())
-    def get_downloadUrl(self, asset: Asset) -> str:  # noqa: N802
-        return self._url(asset, "")
+    def get_originalFileUrl(self, asset: Asset) -> str:  # noqa: N802
+        return self._download_url(asset, converted=False)
 
-    @extend_schema_field(serializers.URLField(allow_null=True))
-    def get_convertedDownloadUrl(self, asset: Asset) -> str | None:  # noqa: N802
-        return self._url(asset, "?file=converted") if asset.converted_file else None
+    @extend_schema_field(serializers.URLField())
+    def get_convertedFileUrl(self, asset: Asset) -> str | None:  # noqa: N802
+        return self._download_url(asset, converted=True) if asset.converted_file else None
 
-    def _url(self, asset: Asset, query: str) -> str:
-        # The canonical /api/v1 path (reverse() would pick the unprefixed alias).
-        path = f"/api/v1/assets/{asset.pk}/download{query}"
+    def _download_url(self, asset: Asset, *, converted: bool) -> str:
+        path = reverse("asset-download", kwargs={"pk": asset.pk})
+        if converted:
+            path += "?file=converted"
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
+
+
+class AssetUploadSerializer(AssetSerializer):
+    """The upload response (docs/SEED.md): the find response, plus `organizationId` and
+    `dpoUserId`; ``duplicate`` is true when the content was already uploaded."""
+
+    organizationId = serializers.CharField(source="organization_id")  # noqa: N815
+    dpoUserId = serializers.SerializerMethodField()  # noqa: N815
+    duplicate = serializers.SerializerMethodField()
+
+    class Meta(AssetSerializer.Meta):
+        fields = [
+            *FIND_RESPONSE_SEED_FIELDS, "organizationId", "dpoUserId", *BEYOND_THE_SEED_FIELDS,
+            "duplicate",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_dpoUserId(self, asset: Asset) -> str:  # noqa: N802
+        # The uploader on record; the caller when that account is gone (a duplicate upload).
+        uploader_id = asset.uploader_id or self.context["request"].user.pk
+        return str(uploader_id)
+
+    def get_duplicate(self, asset: Asset) -> bool:
+        return bool(self.context.get("duplicate", False))
 
 
 class AssetListQuerySerializer(serializers.Serializer):

@@ -8,7 +8,6 @@ the audit of denied attempts come from OrganizationScopedViewSet.
 from __future__ import annotations
 
 import mimetypes
-from pathlib import PurePath
 
 from django.http import FileResponse, HttpResponseRedirect
 from drf_spectacular.types import OpenApiTypes
@@ -103,7 +102,9 @@ class AssetViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
             obj=result.asset,
             details={"duplicate": result.duplicate, "sha256": result.asset.sha256},
         )
-        serializer = AssetUploadSerializer(result.asset, context={"duplicate": result.duplicate})
+        serializer = AssetUploadSerializer(
+            result.asset, context={**self.get_serializer_context(), "duplicate": result.duplicate}
+        )
         return Response(serializer.data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -137,9 +138,7 @@ class AssetViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
         key = asset.converted_file.name if converted else asset.original_file.name
         if not key:
             raise ApiError("NOT_FOUND", "This asset has no converted file.", status_code=404)
-        name = asset.original_file_name
-        if converted:
-            name = f"{PurePath(name).stem}{PurePath(key).suffix}"
+        name = asset.converted_file_name if converted else asset.original_file_name
         self.audit(action="download", obj=asset, details={"file": "converted" if converted
                                                           else "original"})  # fmt: skip
         storage = asset_storage()

@@ -23,5 +23,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_patterns)),
     # docs/API.md: every path is also served without the prefix, with the same behaviour.
-    path("", include(api_patterns)),
+    # Its own namespace, so that reverse("asset-download", ...) names the canonical path.
+    path("", include((api_patterns, "unprefixed"))),
 ]

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, not from a CDN
     "channels",
     "simple_history",
     "django_prometheus",
@@ -58,6 +59,8 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "common.request_context.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files (admin, API docs) from STATIC_ROOT, as collected by `make run` or the image.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "common.middleware.ApiErrorEnvelopeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -208,6 +211,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ loads nothing from another origin: it works offline and runs no third
+    # party's script (drf-spectacular-sidecar ships the files as static files).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["common.schema.canonical_api_paths"],
     # One name per choice set: several models have a `status` of their own.

@@ -26,7 +26,7 @@ if len(os.environ["SECRET_KEY"]) < 50 or len(set(os.environ["SECRET_KEY"])) < 5:
 
 from config.logging import logging_config  # noqa: E402
 from config.settings.base import *  # noqa: E402, F403
-from config.settings.base import BASE_DIR, METRICS_ALLOWED_NETWORKS, MIDDLEWARE, env  # noqa: E402
+from config.settings.base import BASE_DIR, METRICS_ALLOWED_NETWORKS, env  # noqa: E402
 
 DEBUG = False
 
@@ -59,12 +59,8 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # --- Static files: served by each web process from the image (WhiteNoise) --------------
 # collectstatic runs when the image is built; no shared volume or proxy rule is needed.
+# WhiteNoiseMiddleware is in base's MIDDLEWARE: every environment serves them the same way.
 STATIC_ROOT = env.str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
-MIDDLEWARE = [
-    *MIDDLEWARE[: MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1],
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    *MIDDLEWARE[MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1 :],
-]
 STORAGES = {
     **globals().get("STORAGES", {}),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -14,3 +14,7 @@ DEBUG = False
 
 # Lexical embeddings: fast and deterministic; a test that needs another provider overrides it.
 EMBEDDING_PROVIDER = "hashing"
+
+# WhiteNoise (base MIDDLEWARE) reads STATIC_ROOT and warns when it is missing; the suite does
+# not collect static files, except the tests of what production serves (into their own).
+Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # noqa: F405

@@ -22,15 +22,15 @@ def test_the_find_response_has_the_asset_but_not_its_organization_or_uploader(up
     body = dpo.client.get(f"/api/v1/assets/{asset.pk}").json()
 
     assert set(body) == {
-        "id", "originalFileName", "status", "fileSize", "mediaType", "sha256", "convertedSize",
-        "containerName", "chunkCount", "embeddingProvider", "error", "downloadUrl",
-        "convertedDownloadUrl", "createdAt", "updatedAt", "completedAt",
+        "id", "originalFileUrl", "originalFileName", "status", "containerName", "fileSize",
+        "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider", "error",
+        "createdAt", "updatedAt", "completedAt",
     }  # fmt: skip
     assert body["status"] == "COMPLETED"
     assert body["error"] is None
     assert body["chunkCount"] == asset.chunks.count() >= 1
     assert body["containerName"] == dpo.organization.container_name
-    assert body["downloadUrl"].endswith(f"/api/v1/assets/{asset.pk}/download")
+    assert body["originalFileUrl"] == f"http://testserver/api/v1/assets/{asset.pk}/download"
     assert body["createdAt"].endswith("Z")
     assert AuditEvent.objects.filter(action="asset.read", object_id=str(asset.pk)).exists()
 

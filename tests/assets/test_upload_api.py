@@ -29,7 +29,9 @@ def test_every_accepted_format_is_uploaded_processed_and_searchable(dpo, name):
     assert response.status_code == 201, response.content
     body = response.json()
     assert set(body) == {
-        "id", "originalFileName", "status", "fileSize", "mediaType", "sha256", "createdAt",
+        "id", "originalFileUrl", "originalFileName", "status", "containerName",
+        "organizationId", "dpoUserId", "fileSize", "mediaType", "sha256", "convertedSize",
+        "chunkCount", "embeddingProvider", "error", "createdAt", "updatedAt", "completedAt",
         "duplicate",
     }  # fmt: skip
     assert body["status"] == "UPLOADED"

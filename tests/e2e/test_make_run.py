@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 from django.conf import settings
 
+from tests.support.html import references
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -55,6 +57,15 @@ def _interrupt(process: subprocess.Popen) -> int:
     return process.wait(timeout=60)
 
 
+def _assert_static_files_are_served(port: int, *pages: str) -> None:
+    """The stylesheets and scripts of the pages (admin, Swagger UI) come from the service."""
+    static = [url for page in pages for url in references(page) if url.startswith("/static/")]
+    assert any("drf_spectacular_sidecar/swagger-ui-dist" in url for url in static), static
+    assert any(url.startswith("/static/admin/css/") for url in static), static
+    for url in static:
+        assert httpx.get(f"http://127.0.0.1:{port}{url}", timeout=5).status_code == 200, url
+
+
 def test_run_serves_health_and_admin_then_stops_cleanly_and_keeps_data(tmp_path: Path):
     data_dir = Path("/tmp") / f"ld-run-{os.getpid()}"  # short: Unix socket paths are limited
     port = _free_port()
@@ -66,6 +77,9 @@ def test_run_serves_health_and_admin_then_stops_cleanly_and_keeps_data(tmp_path:
             assert health["checks"] == {"database": "ok", "redis": "ok", "worker": "ok"}
             admin = httpx.get(f"http://127.0.0.1:{port}/admin/login/", timeout=5)
             assert admin.status_code == 200
+            docs = httpx.get(f"http://127.0.0.1:{port}/api/docs/", timeout=5)
+            assert docs.status_code == 200
+            _assert_static_files_are_served(port, admin.text, docs.text)
         finally:
             _interrupt(first)
         first_output = first_log.read_text()
