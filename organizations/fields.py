@@ -76,45 +76,53 @@ def company_details_field(**kwargs: Any) -> StringOrObjectField:
     return StringOrObjectField(object_serializer=CompanyDetailsObjectSerializer, **kwargs)
 
 
-class CompanyDetailsFormField(forms.JSONField):
-    """Admin widget for company details: a plain text, or a JSON object.
+class TextOrObjectFormField(forms.JSONField):
+    """Admin widget for a "text or object" input: a plain text, or a JSON object.
 
     A text starting with "{" is read as an object; anything else is kept as the text, so that
-    "Hauptstrasse 1, Berlin" needs no quotes. Validated as the API validates it.
+    "Hauptstrasse 1, Berlin" needs no quotes. `api_field` validates as the API does.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, api_field: serializers.Field, **kwargs: Any) -> None:
         kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 4}))
-        kwargs.setdefault(
-            "help_text",
-            'A text, or a JSON object such as {"address": "...", "dpo": {"name": "...",'
-            ' "email": "..."}}; other keys are shown as "key: value".',
-        )
         super().__init__(**kwargs)
+        self.api_field = api_field
+
+    @staticmethod
+    def _is_text(value: Any) -> bool:
+        return isinstance(value, str) and not value.strip().startswith("{")
 
     def to_python(self, value: Any) -> Any:
-        if isinstance(value, str) and not value.strip().startswith("{"):
+        if self._is_text(value):
             return value.strip()
         return super().to_python(value)
 
     def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return value
-        return super().prepare_value(value)
+        return value if isinstance(value, str) else super().prepare_value(value)
 
     def bound_data(self, data: Any, initial: Any) -> Any:
-        if isinstance(data, str) and not data.strip().startswith("{"):
-            return data
-        return super().bound_data(data, initial)
+        return data if self._is_text(data) else super().bound_data(data, initial)
 
     def validate(self, value: Any) -> None:
         super().validate(value)
         if value in self.empty_values:
             return
         try:
-            company_details_field().run_validation(value)
+            self.api_field.run_validation(value)
         except serializers.ValidationError as error:
             raise forms.ValidationError(_flatten(error.detail)) from error
+
+
+class CompanyDetailsFormField(TextOrObjectFormField):
+    """Admin widget of a client company's details."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "help_text",
+            'A text, or a JSON object such as {"address": "...", "dpo": {"name": "...",'
+            ' "email": "..."}}; other keys are shown as "key: value".',
+        )
+        super().__init__(api_field=company_details_field(), **kwargs)
 
 
 def _flatten(detail: Any) -> list[str]:

@@ -84,7 +84,8 @@ class RecognisedChoiceField(serializers.ChoiceField):
 
 @extend_schema_field(
     {
-        "oneOf": [
+        # anyOf, not oneOf: a code is also a text, and both forms are accepted.
+        "anyOf": [
             {"type": "string", "enum": list(LEGAL_BASES)},
             {
                 "type": "string",
@@ -109,7 +110,8 @@ class LegalBasisField(RecognisedChoiceField):
 
 @extend_schema_field(
     {
-        "oneOf": [
+        # anyOf, not oneOf: a code is also a text, and both forms are accepted.
+        "anyOf": [
             {"type": "string", "enum": list(TRANSFER_SAFEGUARDS)},
             {
                 "type": "string",
