@@ -42,9 +42,7 @@ def test_client_company_details_are_a_text_or_a_json_object_in_the_admin(dpo_sta
 
 
 def test_an_invalid_details_object_is_a_form_error(dpo_staff):
-    response = dpo_staff.client.post(
-        reverse(COMPANY_ADD), _company_form(dpo_staff, '{"dpo": 7}')
-    )
+    response = dpo_staff.client.post(reverse(COMPANY_ADD), _company_form(dpo_staff, '{"dpo": 7}'))
     assert response.status_code == 200
     assert "details" in response.context["adminform"].form.errors
     assert not ClientCompany.objects.exists()

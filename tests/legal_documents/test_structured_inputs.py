@@ -7,6 +7,8 @@ example the schema shows is also proven to work end to end.
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -308,3 +310,14 @@ def test_the_openapi_schema_shows_both_forms_and_one_example_per_type(dpo):
     assert record["processingActivity"]["oneOf"][0] == {"type": "string"}
     company = components["ClientCompanyRequest"]["properties"]["details"]
     assert company["oneOf"][1]["$ref"].endswith("CompanyDetailsObjectRequest")
+
+
+def test_the_readme_example_body_is_accepted_and_written(dpo):
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### The create body", 1)[1]
+    body = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    response = dpo.client.post(URL, body, format="json")
+    assert response.status_code == 201, response.content
+    markdown = generate_now(response.json()["id"]).content_markdown
+    for fact in ("fleetSize: 140", "Dr. Lena Vogt", '"Art. 6(1)(b) employment contract"'):
+        assert fact in markdown
