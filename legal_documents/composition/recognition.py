@@ -136,10 +136,9 @@ def recognise_legal_basis(text: str) -> RecognisedBasis | None:
     Art. 9(2)(b) condition, not also a legal obligation.
     """
     code = _code_form(text)
-    if code in LEGAL_BASES:
-        return RecognisedBasis(codes=(code,), conditions=())
-    if code.rstrip("s") + "s" in LEGAL_BASES or code + "s" in LEGAL_BASES:
-        return RecognisedBasis(codes=(code.rstrip("s") + "s",), conditions=())
+    for candidate in (code, code + "s"):  # "legitimate-interest" as well
+        if candidate in LEGAL_BASES:
+            return RecognisedBasis(codes=(candidate,), conditions=())
     codes = _unique(_ART_6_LETTERS[m.group(1).lower()] for m in _ART_6.finditer(text))
     conditions = _unique(m.group(1).lower() for m in _ART_9.finditer(text))
     if not codes and not conditions:

@@ -28,6 +28,8 @@ from organizations.fields import company_details_field
 
 MAX_LIST_LENGTH = 500
 CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
+# How much of a refused text the error repeats.
+REFUSAL_ECHO = 200
 
 __all__ = ["LEGAL_BASES", "TRANSFER_SAFEGUARDS"]
 
@@ -79,7 +81,8 @@ class RecognisedChoiceField(serializers.ChoiceField):
         return text
 
     def _refusal(self, data: Any) -> str:
-        return f"{data!r} is not recognised. Accepted forms: " + "; ".join(self.accepted_forms)
+        shown = repr(data) if len(repr(data)) <= REFUSAL_ECHO else repr(data)[:REFUSAL_ECHO] + "…"
+        return f"{shown} is not recognised. Accepted forms: " + "; ".join(self.accepted_forms)
 
 
 @extend_schema_field(
