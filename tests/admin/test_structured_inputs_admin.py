@@ -80,3 +80,14 @@ def test_a_breach_object_and_company_details_object_through_the_create_form(dpo_
     markdown = run_job(document).content_markdown
     assert "Reports exposed on a public link" in markdown
     assert "Dr. Lena Vogt" in markdown
+
+
+def test_the_client_company_list_searches_inside_details_texts_and_objects(dpo_staff):
+    ClientCompanyFactory(organization=dpo_staff.organization, name="Text", details="Łódź")
+    ClientCompanyFactory(
+        organization=dpo_staff.organization, name="Object", details={"address": "Hamburg"}
+    )
+    url = reverse("admin:organizations_clientcompany_changelist")
+    for query, name in (("Łódź", "Text"), ("hamburg", "Object")):
+        response = dpo_staff.client.get(url, {"q": query})
+        assert [company.name for company in response.context["cl"].result_list] == [name]
