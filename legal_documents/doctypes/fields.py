@@ -31,8 +31,6 @@ CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
 # How much of a refused text the error repeats.
 REFUSAL_ECHO = 200
 
-__all__ = ["LEGAL_BASES", "TRANSFER_SAFEGUARDS"]
-
 
 class TextField(BoundedTextField):
     """An optional, trimmed text of at most 100,000 characters (CONTENT_TOO_LONG beyond)."""

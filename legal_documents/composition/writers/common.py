@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from legal_documents.composition.context import CompositionContext
 from legal_documents.composition.inputs import (
-    LEGAL_BASIS_LABELS,
-    SAFEGUARD_LABELS,
     LegalBasis,
     SpecialCategoryCondition,
     Transfer,
@@ -140,20 +138,3 @@ def safeguard_summary(context: CompositionContext) -> list[str]:
     """'Country: safeguard' for every transfer (for texts that do not need the table)."""
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
     return [f"{escape_inline(t.country)}: {escape_inline(t.safeguard.label)}" for t in transfers]
-
-
-__all__ = [
-    "LEGAL_BASIS_LABELS",
-    "SAFEGUARD_LABELS",
-    "controller_identity",
-    "dpo_line",
-    "legal_basis_codes",
-    "legal_basis_lines",
-    "legal_basis_text",
-    "legitimate_interests_text",
-    "list_or_marker",
-    "safeguard_summary",
-    "special_category_conditions_text",
-    "text_or_marker",
-    "transfers_text",
-]
