@@ -17,11 +17,14 @@ from django import forms
 from rest_framework import serializers
 
 from common.fields import MAX_TEXT_LENGTH
+from common.structured import StringOrObjectField
 from legal_documents.doctypes.base import DocumentType, Question
+from organizations.fields import TextOrObjectFormField
 from organizations.models import ClientCompany, Organization
 
 CLIENT_COMPANY_FIELD = "clientCompanyId"
 ROW_SEPARATOR = "|"
+LIST_SEPARATOR = ";"
 _NULL_BOOLEAN_CHOICES = [("", "Unknown"), ("true", "Yes"), ("false", "No")]
 
 
@@ -53,6 +56,17 @@ def _form_field(
             queryset=companies,
             empty_label="— none: give the company name below —",
             **{**common, "label": "Client company"},
+        )
+    if isinstance(field, StringOrObjectField):
+        # A plain text, or a JSON object when it starts with "{" (validated by the API field).
+        hint = (help_text + ' A text, or a JSON object {"key": "value", ...}.').strip()
+        return TextOrObjectFormField(api_field=field, **{**common, "help_text": hint})
+    if isinstance(field, serializers.Serializer):
+        # An object input (e.g. `breach`, `processor`): one "key: value" per line.
+        keys = ", ".join(field.fields)
+        hint = f"One per line: key: value (lists separated by {LIST_SEPARATOR!r}). Keys: {keys}."
+        return forms.CharField(
+            widget=forms.Textarea(attrs={"rows": 4}), **{**common, "help_text": hint}
         )
     if isinstance(field, serializers.ListSerializer) and isinstance(
         field.child, serializers.Serializer
@@ -127,6 +141,8 @@ class DocumentInputForm(forms.Form):
                     {column: cell for column, cell in zip(columns, cells, strict=False) if cell}
                 )
             return rows or None
+        if isinstance(field, serializers.Serializer):
+            return _object_value(field, str(value))
         if isinstance(field, serializers.ListField) and isinstance(value, str):
             return [line.strip() for line in value.splitlines() if line.strip()] or None
         if isinstance(value, datetime | date):
@@ -151,6 +167,25 @@ class DocumentInputForm(forms.Form):
             target = name if name in self.fields else None
             for message in _flatten(messages):
                 self.add_error(target, message if target else f"{name}: {message}")
+
+
+def _object_value(field: serializers.Serializer, text: str) -> dict[str, Any] | None:
+    """`key: value` lines as the object the API takes; list keys split on LIST_SEPARATOR.
+
+    An unknown key is passed on, so that the serializer names it in its error.
+    """
+    found: dict[str, Any] = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not key or not value:
+            continue
+        child = field.fields.get(key)
+        if isinstance(child, serializers.ListField):
+            found[key] = [part.strip() for part in value.split(LIST_SEPARATOR) if part.strip()]
+        else:
+            found[key] = value
+    return found or None
 
 
 def _flatten(messages: Any) -> list[str]:

@@ -3,11 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import JSONField, QuerySet
 from django.http import HttpRequest
 
 from organizations import services
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
+from organizations.fields import CompanyDetailsFormField
 from organizations.models import ApiKey, ClientCompany, Membership, Organization
 
 
@@ -45,6 +46,7 @@ class MembershipAdmin(OrganizationScopedAdmin):
 @admin.register(ClientCompany)
 class ClientCompanyAdmin(OrganizationScopedAdmin):
     list_display = ["name", "organization", "created_at"]
+    formfield_overrides = {JSONField: {"form_class": CompanyDetailsFormField}}
     search_fields = ["name", "details"]
     list_select_related = ["organization"]
     date_hierarchy = "created_at"

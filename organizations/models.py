@@ -76,7 +76,8 @@ class ClientCompany(models.Model):
         Organization, on_delete=models.CASCADE, related_name="client_companies"
     )
     name = models.CharField(max_length=200)
-    details = models.TextField(blank=True, default="")
+    # A text or an object whose inner fields vary (docs/SEED.md); see organizations/fields.py.
+    details = models.JSONField(blank=True, default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,12 +1,13 @@
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
+from organizations.fields import company_details_field
 from organizations.models import ClientCompany
 
 
 class ClientCompanySerializer(serializers.ModelSerializer):
     name = BoundedTextField(max_length=200)
-    details = BoundedTextField(required=False, allow_blank=True, default="")
+    details = company_details_field(required=False, allow_null=False, default=dict)
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)  # noqa: N815
 
     class Meta:

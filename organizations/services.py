@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
@@ -75,7 +76,9 @@ def api_key_revoke(*, api_key: ApiKey, actor: Actor | None = None) -> ApiKey:
 
 
 @transaction.atomic
-def client_company_create(*, organization: Organization, name: str, details: str) -> ClientCompany:
+def client_company_create(
+    *, organization: Organization, name: str, details: str | dict[str, Any]
+) -> ClientCompany:
     return ClientCompany.objects.create(organization=organization, name=name, details=details)
 
 

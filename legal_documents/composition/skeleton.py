@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from legal_documents.composition.context import CompositionContext, SourceRef, format_value
+from legal_documents.composition.inputs import normalize_inputs
 from legal_documents.composition.markdown import (
     MARKER_PATTERN,
     escape_block,
@@ -103,7 +104,7 @@ def build_context(
         if question.id in merged and question.is_asked(kept):
             kept[question.id] = merged[question.id]
     context = CompositionContext(
-        inputs=dict(inputs),
+        inputs=normalize_inputs(inputs),
         answers=kept,
         now=(now or datetime.now(UTC)).astimezone(UTC),
         organization_name=organization_name,

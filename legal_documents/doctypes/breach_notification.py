@@ -11,9 +11,26 @@ from legal_documents.doctypes.fields import DocumentInputSerializer, TextField, 
 BREACH_TYPES = ("confidentiality", "integrity", "availability")
 
 
-class BreachNotificationInputSerializer(DocumentInputSerializer):
-    """Create-body fields of a breach notification; `discoveredAt` starts the 72 hours."""
+class BreachSerializer(serializers.Serializer):
+    """The breach as one object; each key stands for a flat field (flat fields win)."""
 
+    discoveredAt = serializers.DateTimeField(required=False)  # noqa: N815
+    occurredAt = serializers.DateTimeField(required=False)  # noqa: N815
+    nature = TextField()
+    dataSubjectsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
+    recordsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
+    categories = text_list()
+    likelyConsequences = TextField()  # noqa: N815
+    measuresTaken = text_list()  # noqa: N815
+
+
+class BreachNotificationInputSerializer(DocumentInputSerializer):
+    """Create-body fields of a breach notification; `discoveredAt` starts the 72 hours.
+
+    The facts come as flat fields or as a `breach` object (`inputs.BREACH_FIELDS` maps them).
+    """
+
+    breach = BreachSerializer(required=False)
     discoveredAt = serializers.DateTimeField(required=False)  # noqa: N815
     occurredAt = serializers.DateTimeField(required=False)  # noqa: N815
     breachNature = TextField()  # noqa: N815

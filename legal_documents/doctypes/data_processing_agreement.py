@@ -6,14 +6,40 @@ from rest_framework import serializers
 
 from legal_documents.composition.writers import data_processing_agreement as writers
 from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import DocumentInputSerializer, TextField, text_list, transfers
+from legal_documents.doctypes.fields import (
+    DocumentInputSerializer,
+    TextField,
+    string_or_object_list,
+    text_list,
+    transfers,
+)
 
 SUBPROCESSOR_AUTHORISATIONS = ("specific", "general")
 
 
-class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
-    """Create-body fields of a DPA; the company is the controller."""
+class ProcessorSerializer(serializers.Serializer):
+    """The processor as one object (beside `processorName` / `processorDetails`)."""
 
+    name = TextField(allow_blank=False, required=True)
+    address = TextField()
+    contact = TextField()
+
+
+class SubProcessorSerializer(serializers.Serializer):
+    """An authorised sub-processor, where it processes and what for."""
+
+    name = TextField(allow_blank=False, required=True)
+    country = TextField()
+    service = TextField()
+
+
+class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
+    """Create-body fields of a DPA; the company is the controller.
+
+    `subProcessors` is a synonym of `subprocessors` (both lists are kept).
+    """
+
+    processor = ProcessorSerializer(required=False)
     processorName = TextField()  # noqa: N815
     processorDetails = TextField()  # noqa: N815
     subjectMatter = TextField()  # noqa: N815
@@ -23,7 +49,12 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     dataCategories = text_list()  # noqa: N815
     dataSubjects = text_list()  # noqa: N815
     securityMeasures = text_list()  # noqa: N815
-    subprocessors = text_list()
+    subprocessors = string_or_object_list(
+        SubProcessorSerializer, help_text="Texts, or {name, country, service}."
+    )
+    subProcessors = string_or_object_list(  # noqa: N815
+        SubProcessorSerializer, help_text="Synonym of subprocessors."
+    )
     subprocessorAuthorisation = serializers.ChoiceField(  # noqa: N815
         choices=SUBPROCESSOR_AUTHORISATIONS, required=False
     )

@@ -10,30 +10,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
+from common.structured import StringOrObjectField
+from legal_documents.composition.inputs import RECIPIENT_ROLES
+from legal_documents.composition.recognition import (
+    ACCEPTED_LEGAL_BASIS_FORMS,
+    ACCEPTED_SAFEGUARD_FORMS,
+    LEGAL_BASES,
+    TRANSFER_SAFEGUARDS,
+    recognise_legal_basis,
+    recognise_safeguard,
+)
+from organizations.fields import company_details_field
 
 MAX_LIST_LENGTH = 500
 CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
-
-LEGAL_BASES: tuple[str, ...] = (
-    "consent",
-    "contract",
-    "legal-obligation",
-    "vital-interests",
-    "public-task",
-    "legitimate-interests",
-)
-TRANSFER_SAFEGUARDS: tuple[str, ...] = (
-    "adequacy-decision",
-    "standard-contractual-clauses",
-    "binding-corporate-rules",
-    "code-or-certification",
-    "art-49-derogation",
-    "art-49-compelling-legitimate-interests",
-    "none",
-)
+# How much of a refused text the error repeats.
+REFUSAL_ECHO = 200
 
 
 class TextField(BoundedTextField):
@@ -60,19 +56,155 @@ def flag(**kwargs: Any) -> serializers.BooleanField:
     return serializers.BooleanField(**kwargs)
 
 
+class RecognisedChoiceField(serializers.ChoiceField):
+    """A code of `choices`, or free text naming one (recognised by `recognise`).
+
+    The value kept is the text as given: writers show the recognised code with the wording.
+    Text that names nothing is refused with the accepted forms listed.
+    """
+
+    def __init__(self, *, recognise: Any, accepted_forms: tuple[str, ...], **kwargs: Any) -> None:
+        self.recognise = recognise
+        self.accepted_forms = accepted_forms
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str) or not data.strip():
+            raise serializers.ValidationError(self._refusal(data))
+        text = TextField(allow_blank=False).run_validation(data)
+        if text in self.choices:
+            return text
+        if self.recognise(text) is None:
+            raise serializers.ValidationError(self._refusal(text))
+        return text
+
+    def _refusal(self, data: Any) -> str:
+        shown = repr(data) if len(repr(data)) <= REFUSAL_ECHO else repr(data)[:REFUSAL_ECHO] + "…"
+        return f"{shown} is not recognised. Accepted forms: " + "; ".join(self.accepted_forms)
+
+
+@extend_schema_field(
+    {
+        # anyOf, not oneOf: a code is also a text, and both forms are accepted.
+        "anyOf": [
+            {"type": "string", "enum": list(LEGAL_BASES)},
+            {
+                "type": "string",
+                "description": "Free text naming the basis, kept verbatim in the document,"
+                " e.g. 'Art. 6(1)(b) employment contract', 'legitimate interest in fleet"
+                " safety', 'Art. 9(2)(b) employment law obligations' (an Art. 9(2) condition).",
+            },
+        ]
+    }
+)
+class LegalBasisField(RecognisedChoiceField):
+    """One Art. 6(1) legal basis (a code, or text naming it) or an Art. 9(2) condition."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            choices=LEGAL_BASES,
+            recognise=recognise_legal_basis,
+            accepted_forms=ACCEPTED_LEGAL_BASIS_FORMS,
+            **kwargs,
+        )
+
+
+@extend_schema_field(
+    {
+        # anyOf, not oneOf: a code is also a text, and both forms are accepted.
+        "anyOf": [
+            {"type": "string", "enum": list(TRANSFER_SAFEGUARDS)},
+            {
+                "type": "string",
+                "description": "Free text naming the mechanism, kept verbatim, e.g. 'Standard"
+                " Contractual Clauses', 'adequacy decision', 'BCR'.",
+            },
+        ]
+    }
+)
+class SafeguardField(RecognisedChoiceField):
+    """A Chapter V transfer mechanism: a code, or text naming it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(
+            choices=TRANSFER_SAFEGUARDS,
+            recognise=recognise_safeguard,
+            accepted_forms=ACCEPTED_SAFEGUARD_FORMS,
+            **kwargs,
+        )
+
+
+class LegalBasisListField(serializers.ListField):
+    """The legal bases relied on; a single text is taken as a list of one."""
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        if isinstance(data, str):
+            data = [data]
+        return super().to_internal_value(data)
+
+
 def legal_bases(**kwargs: Any) -> serializers.ListField:
-    """The Art. 6(1) legal bases relied on, as a list of LEGAL_BASES values."""
+    """The Art. 6(1) legal bases (codes or free text) and any Art. 9(2) conditions."""
     kwargs.setdefault("required", False)
-    return serializers.ListField(child=serializers.ChoiceField(choices=LEGAL_BASES), **kwargs)
+    return LegalBasisListField(child=LegalBasisField(), max_length=MAX_LIST_LENGTH, **kwargs)
 
 
 class TransferSerializer(serializers.Serializer):
-    """One transfer to a third country or international organisation (Art. 44-49)."""
+    """One transfer to a third country or international organisation (Art. 44-49).
+
+    `safeguard` and `mechanism` are synonyms, each a code or free text naming one.
+    """
 
     country = TextField(allow_blank=False, required=True)
     recipient = TextField()
-    safeguard = serializers.ChoiceField(choices=TRANSFER_SAFEGUARDS, required=False)
+    safeguard = SafeguardField()
+    mechanism = SafeguardField()
     safeguardDetails = TextField()  # noqa: N815 - API field names are camelCase
+
+
+class RecipientSerializer(serializers.Serializer):
+    """A recipient; outside the EEA it is also a third-country transfer."""
+
+    name = TextField(allow_blank=False, required=True)
+    role = serializers.ChoiceField(choices=RECIPIENT_ROLES, required=False)
+    country = TextField(help_text="Country name or ISO code; outside the EEA = a transfer.")
+    safeguard = SafeguardField()
+
+
+class RetentionSerializer(serializers.Serializer):
+    """How long one category of data is kept, or the criteria deciding it (Art. 13(2)(a))."""
+
+    category = TextField()
+    period = TextField()
+    criteria = TextField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not (attrs.get("period") or attrs.get("criteria")):
+            raise serializers.ValidationError("Give a period, criteria, or both.")
+        return attrs
+
+
+class ProcessingActivitySerializer(serializers.Serializer):
+    """A processing activity named and described; its purposes join `purposes`."""
+
+    name = TextField(allow_blank=False, required=True)
+    description = TextField()
+    purposes = text_list()
+
+
+def string_or_object_list(object_serializer: type[serializers.Serializer], **kwargs: Any):  # type: ignore[no-untyped-def]
+    """A list whose entries are texts or objects of `object_serializer`."""
+    kwargs.setdefault("required", False)
+    return serializers.ListField(
+        child=StringOrObjectField(
+            object_serializer=object_serializer,
+            text_field=TextField(allow_blank=False),
+            allow_null=False,
+        ),
+        max_length=MAX_LIST_LENGTH,
+        **kwargs,
+    )
 
 
 def transfers(**kwargs: Any) -> TransferSerializer:
@@ -90,7 +222,7 @@ class DocumentInputSerializer(serializers.Serializer):
     """
 
     companyName = TextField()  # noqa: N815
-    companyDetails = TextField()  # noqa: N815
+    companyDetails = company_details_field()  # noqa: N815
     clientCompanyId = serializers.UUIDField(required=False, allow_null=True)  # noqa: N815
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -134,12 +266,20 @@ class ProcessingDescriptionSerializer(DocumentInputSerializer):
     """The description of a processing activity that records (Art. 30(1)), privacy notices
     (Art. 13-14) and DPIAs (Art. 35(7)(a)) all start from, declared once."""
 
-    processingActivity = TextField()  # noqa: N815
+    processingActivity = StringOrObjectField(  # noqa: N815
+        object_serializer=ProcessingActivitySerializer,
+        text_field=TextField(),
+        help_text="A text, or {name, description, purposes}.",
+    )
     purposes = text_list()
     legalBasis = legal_bases()  # noqa: N815
     dataSubjects = text_list()  # noqa: N815
     dataCategories = text_list()  # noqa: N815
-    recipients = text_list()
+    recipients = string_or_object_list(
+        RecipientSerializer, help_text="Texts, or {name, role, country, safeguard}."
+    )
     thirdCountryTransfers = transfers()  # noqa: N815
-    retentionPeriods = text_list()  # noqa: N815
+    retentionPeriods = string_or_object_list(  # noqa: N815
+        RetentionSerializer, help_text="Texts, or {category, period, criteria}."
+    )
     dpoContact = TextField()  # noqa: N815

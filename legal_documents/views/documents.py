@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from common.errors import ApiError
 from common.pagination import envelope_pagination
-from legal_documents import selectors, serializers
+from legal_documents import schema, selectors, serializers
 from legal_documents.composition import completeness_report
 from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
@@ -27,9 +27,15 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
     audit_object_type = "document"
 
     @extend_schema(
-        request=serializers.CreateDocumentSerializer,
+        request=schema.create_body(),
         responses={201: serializers.CreatedDocumentSerializer},
-        description="Create a document of any type; generation runs asynchronously.",
+        examples=schema.create_examples(),
+        description=(
+            "Create a document of any type; generation runs asynchronously. Structured"
+            " inputs (objects) and plain texts are both accepted where the schema shows"
+            " oneOf; free-text legal bases and transfer mechanisms are recognised and kept"
+            " verbatim."
+        ),
     )
     def create(self, request: Request) -> Response:
         body = serializers.CreateDocumentSerializer(data=request.data)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from legal_documents.composition.context import CompositionContext
+from legal_documents.composition.inputs import (
+    LegalBasis,
+    SpecialCategoryCondition,
+    Transfer,
+)
 from legal_documents.composition.markdown import (
     bullets,
     escape_inline,
@@ -10,26 +15,6 @@ from legal_documents.composition.markdown import (
     table,
     to_be_completed,
 )
-
-LEGAL_BASIS_LABELS = {
-    "consent": "consent of the data subject (Art. 6(1)(a))",
-    "contract": "performance of a contract or pre-contractual steps (Art. 6(1)(b))",
-    "legal-obligation": "compliance with a legal obligation (Art. 6(1)(c))",
-    "vital-interests": "protection of vital interests (Art. 6(1)(d))",
-    "public-task": "a task in the public interest or official authority (Art. 6(1)(e))",
-    "legitimate-interests": "legitimate interests (Art. 6(1)(f))",
-}
-SAFEGUARD_LABELS = {
-    "adequacy-decision": "adequacy decision (Art. 45)",
-    "standard-contractual-clauses": "standard contractual clauses (Art. 46(2)(c))",
-    "binding-corporate-rules": "binding corporate rules (Art. 47)",
-    "code-or-certification": "approved code of conduct or certification (Art. 46(2)(e)-(f))",
-    "art-49-derogation": "derogation for a specific situation (Art. 49(1))",
-    "art-49-compelling-legitimate-interests": (
-        "compelling legitimate interests, Art. 49(1) second subparagraph"
-    ),
-    "none": "no safeguard identified",
-}
 
 
 def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
@@ -66,22 +51,40 @@ def dpo_line(context: CompositionContext) -> str:
     )
 
 
+def legal_basis_codes(context: CompositionContext) -> set[str]:
+    """The Art. 6(1) codes recognised in `legalBasis`, whatever the wording."""
+    bases: list[LegalBasis] = context.items("legalBasis")
+    return {code for basis in bases for code in basis.codes}
+
+
 def legal_basis_lines(context: CompositionContext) -> list[str]:
-    """Readable labels of the Art. 6(1) bases given."""
-    return [LEGAL_BASIS_LABELS.get(str(basis), str(basis)) for basis in context.items("legalBasis")]
+    """Readable labels of the Art. 6(1) bases given, with the wording as stated."""
+    return [str(basis) for basis in context.items("legalBasis")]
+
+
+def special_category_conditions_text(context: CompositionContext) -> str | None:
+    """The Art. 9(2) conditions given among the legal bases, or None."""
+    conditions: list[SpecialCategoryCondition] = context.items("specialCategoryConditions")
+    if not conditions:
+        return None
+    return "Conditions for processing special categories of data (Art. 9(2)):\n\n" + bullets(
+        conditions
+    )
 
 
 def legal_basis_text(context: CompositionContext) -> str:
-    """The legal bases as a list, or the marker."""
+    """The legal bases as a list (and any Art. 9(2) conditions), or the marker."""
     labels = legal_basis_lines(context)
     if not labels:
-        return "Legal basis: " + to_be_completed("the Art. 6(1) legal basis of each purpose")
-    return "Legal basis:\n\n" + "\n".join(f"- {label}" for label in labels)
+        basis = "Legal basis: " + to_be_completed("the Art. 6(1) legal basis of each purpose")
+    else:
+        basis = "Legal basis:\n\n" + bullets(labels)
+    return join_blocks(basis, special_category_conditions_text(context))
 
 
 def legitimate_interests_text(context: CompositionContext) -> str:
     """The Art. 6(1)(f) interests when relied on; a 'not applicable' line otherwise."""
-    if "legitimate-interests" not in context.items("legalBasis"):
+    if "legitimate-interests" not in legal_basis_codes(context):
         return "The processing does not rely on legitimate interests (Art. 6(1)(f))."
     return "Legitimate interests pursued: " + text_or_marker(
         context,
@@ -92,31 +95,46 @@ def legitimate_interests_text(context: CompositionContext) -> str:
 
 
 def transfers_text(context: CompositionContext, *, none_text: str) -> str:
-    """A table of third-country transfers and their safeguards; Art. 49 gaps are marked."""
-    transfers = context.items("thirdCountryTransfers")
+    """A table of third-country transfers and their safeguards; gaps are marked.
+
+    Transfers include recipients outside the EEA (`inputs.recipient_transfers`); one without
+    a safeguard is a Chapter V gap (Art. 44-46), an Art. 49 one needs its documentation.
+    """
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
     if not transfers:
         return none_text
-    rows = []
-    gaps = []
-    for transfer in transfers:
-        safeguard = transfer.get("safeguard") or "none"
-        details = transfer.get("safeguardDetails") or ""
-        rows.append(
-            (
-                transfer.get("country", ""),
-                transfer.get("recipient") or "not stated",
-                SAFEGUARD_LABELS.get(safeguard, safeguard),
-                details or "-",
-            )
+    rows = [
+        (
+            transfer.country,
+            transfer.recipient or "not stated",
+            transfer.safeguard.label,
+            transfer.details or "-",
         )
-        if safeguard == "none" or (safeguard.startswith("art-49") and not details):
-            gaps.append(escape_inline(transfer.get("country", "")))
+        for transfer in transfers
+    ]
     blocks = [table(("Country", "Recipient", "Safeguard", "Documentation"), rows)]
+    gaps = [t for t in transfers if t.needs_safeguard and not t.from_recipient]
     if gaps:
         blocks.append(
             to_be_completed(
                 "the safeguards (and, for Art. 49(1) second-subparagraph transfers, their"
-                " documentation) for transfers to: " + ", ".join(gaps)
+                " documentation) for transfers to: "
+                + ", ".join(escape_inline(t.country) for t in gaps)
+            )
+        )
+    unsafe = [t for t in transfers if t.needs_safeguard and t.from_recipient]
+    if unsafe:
+        blocks.append(
+            to_be_completed(
+                "a transfer safeguard (Art. 44-46: adequacy decision, standard contractual"
+                " clauses, binding corporate rules...) for recipients outside the EEA: "
+                + ", ".join(escape_inline(f"{t.recipient} ({t.country})") for t in unsafe)
             )
         )
     return join_blocks(*blocks)
+
+
+def safeguard_summary(context: CompositionContext) -> list[str]:
+    """'Country: safeguard' for every transfer (for texts that do not need the table)."""
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
+    return [f"{escape_inline(t.country)}: {escape_inline(t.safeguard.label)}" for t in transfers]

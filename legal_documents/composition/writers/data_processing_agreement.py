@@ -5,7 +5,11 @@ from __future__ import annotations
 from legal_documents.composition.context import CompositionContext
 from legal_documents.composition.markdown import bullets, escape_inline, join_blocks
 from legal_documents.composition.markdown import to_be_completed as marker
-from legal_documents.composition.writers.common import list_or_marker, text_or_marker
+from legal_documents.composition.writers.common import (
+    list_or_marker,
+    text_or_marker,
+    transfers_text,
+)
 
 DEFAULT_OBJECTION_DAYS = 30
 DEFAULT_BREACH_HOURS = 24
@@ -79,12 +83,15 @@ def write_instructions(context: CompositionContext) -> str:
         if in_eu
         else ""
     )
-    return (
+    return join_blocks(
         "The processor processes personal data only on documented instructions from the"
         " controller, including with regard to transfers to a third country or international"
         " organisation, unless required to do so by Union or Member State law; in that case it"
         " informs the controller of that legal requirement before processing, unless the law"
-        " prohibits it on important grounds of public interest." + transfer
+        " prohibits it on important grounds of public interest." + transfer,
+        "Transfers instructed by the controller:\n\n" + transfers_text(context, none_text="")
+        if context.items("thirdCountryTransfers")
+        else None,
     )
 
 

@@ -17,6 +17,7 @@ from legal_documents.composition.assessments.security_measures import (
     classify_measures,
 )
 from legal_documents.composition.context import CompositionContext
+from legal_documents.composition.inputs import Transfer
 from legal_documents.composition.markdown import (
     bullets,
     escape_inline,
@@ -25,10 +26,10 @@ from legal_documents.composition.markdown import (
     to_be_completed,
 )
 from legal_documents.composition.writers.common import (
-    SAFEGUARD_LABELS,
     legal_basis_text,
     legitimate_interests_text,
     list_or_marker,
+    safeguard_summary,
     text_or_marker,
     transfers_text,
 )
@@ -54,7 +55,12 @@ def facts_from(context: CompositionContext) -> DpiaFacts:
         automated_decisions=context.flag("automatedDecisions"),
         systematic_monitoring=context.flag("systematicMonitoring"),
         public_area_monitoring=context.flag("publicAreaMonitoring"),
-        special_categories=tuple(str(v) for v in context.items("specialCategories")),
+        # An Art. 9(2) condition among the legal bases says special-category data is processed.
+        special_categories=tuple(str(v) for v in context.items("specialCategories"))
+        or tuple(
+            f"data processed under Art. 9(2)({condition.letter})"
+            for condition in context.items("specialCategoryConditions")
+        ),
         highly_personal_data=context.flag("highlyPersonalData"),
         large_scale=context.flag("largeScale"),
         approximate_subjects=int(subjects) if subjects is not None else None,
@@ -154,16 +160,10 @@ def write_screening(context: CompositionContext) -> str:
 
 
 def write_necessity(context: CompositionContext) -> str:
-    transfers = context.items("thirdCountryTransfers")
-    weak = [t for t in transfers if (t.get("safeguard") or "none") == "none"]
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
+    weak = [t for t in transfers if t.safeguard.code == "none"]
     transfer_line = (
-        "Transfers rest on: "
-        + "; ".join(
-            f"{escape_inline(t.get('country', ''))}: "
-            f"{SAFEGUARD_LABELS.get(t.get('safeguard') or 'none', 'none')}"
-            for t in transfers
-        )
-        + "."
+        "Transfers rest on: " + "; ".join(safeguard_summary(context)) + "."
         if transfers
         else "No third-country transfer needs a Chapter V safeguard."
     )

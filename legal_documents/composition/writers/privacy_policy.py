@@ -8,6 +8,7 @@ from legal_documents.composition.markdown import to_be_completed as marker
 from legal_documents.composition.writers.common import (
     controller_identity,
     dpo_line,
+    legal_basis_codes,
     legal_basis_text,
     legitimate_interests_text,
     list_or_marker,
@@ -37,7 +38,9 @@ def write_dpo(context: CompositionContext) -> str:
 
 
 def write_purposes(context: CompositionContext) -> str:
+    activity = context.inline("processingActivity")
     return join_blocks(
+        f"Processing activity: {activity}" if activity else None,
         list_or_marker(
             context,
             "purposes",
@@ -111,7 +114,7 @@ def write_rights(context: CompositionContext) -> str:
 
 
 def write_withdraw_consent(context: CompositionContext) -> str:
-    if "consent" not in context.items("legalBasis"):
+    if "consent" not in legal_basis_codes(context):
         return "Not applicable: none of the processing described here is based on consent."
     how = context.text("consentWithdrawalMethod")
     return join_blocks(

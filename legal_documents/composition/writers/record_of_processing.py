@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.markdown import escape_inline, join_blocks
+from legal_documents.composition.inputs import ProcessingActivity
+from legal_documents.composition.markdown import escape_block, escape_inline, join_blocks
 from legal_documents.composition.markdown import to_be_completed as marker
 from legal_documents.composition.writers.common import (
     controller_identity,
@@ -34,9 +35,10 @@ def write_controller(context: CompositionContext) -> str:
 
 
 def write_purposes(context: CompositionContext) -> str:
-    activity = context.inline("processingActivity")
+    activity: ProcessingActivity | None = context.value("processingActivity")
     return join_blocks(
-        f"Processing activity: **{activity}**" if activity else None,
+        f"Processing activity: **{escape_inline(activity.name)}**" if activity else None,
+        escape_block(activity.description) if activity and activity.description else None,
         list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
         legal_basis_text(context),
     )
@@ -66,7 +68,7 @@ def write_recipients(context: CompositionContext) -> str:
         "Categories of recipients",
         "the categories of recipients, or state that there are none",
     )
-    countries = [t.get("country", "") for t in context.items("thirdCountryTransfers")]
+    countries = list(dict.fromkeys(t.country for t in context.items("thirdCountryTransfers")))
     if countries:
         lines += "\n\nRecipients in third countries: " + ", ".join(map(escape_inline, countries))
     return lines

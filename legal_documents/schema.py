@@ -1,0 +1,52 @@
+"""The OpenAPI description of the create body: one alternative per document type.
+
+The create endpoint validates with the type's own input serializer (serializers.py), so the
+schema is built from the same declarations: oneOf the six types, discriminated by
+`documentType`, each with a realistic example (doctypes/examples.py). Fields that take a
+plain text or an object show both forms (common/structured.py).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
+from rest_framework import serializers
+
+from legal_documents.doctypes.examples import EXAMPLES
+from legal_documents.doctypes.registry import DOCUMENT_TYPES
+
+
+def _body_serializer(name: str) -> type[serializers.Serializer]:
+    spec = DOCUMENT_TYPES[name]
+    component = "".join(part.capitalize() for part in name.split("_")) + "CreateBody"
+    return type(
+        component,
+        (spec.input_serializer,),
+        {
+            "documentType": serializers.ChoiceField(choices=[name]),
+            "__doc__": f"Create body of a {spec.title} ({name}).",
+        },
+    )
+
+
+@cache
+def create_body() -> PolymorphicProxySerializer:
+    """The request schema of POST /api/v1/legal-documents."""
+    return PolymorphicProxySerializer(
+        component_name="CreateDocumentBody",
+        serializers={name: _body_serializer(name) for name in sorted(DOCUMENT_TYPES)},
+        resource_type_field_name="documentType",
+    )
+
+
+def create_examples() -> list[OpenApiExample]:
+    """One example request body per document type."""
+    return [
+        OpenApiExample(
+            DOCUMENT_TYPES[name].title,
+            value={"documentType": name, **EXAMPLES[name]},
+            request_only=True,
+        )
+        for name in sorted(EXAMPLES)
+    ]
