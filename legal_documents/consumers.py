@@ -123,7 +123,7 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
     return None if found else CLOSE_NOT_FOUND
 
 
-@sync_to_async
+@sync_to_async(thread_sensitive=False)  # one Redis round trip; no database
 def _throttle(scope: dict[str, Any]) -> int | None:
     """None when this client address may try a handshake now, else the close code."""
     try:
