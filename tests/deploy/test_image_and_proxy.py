@@ -145,6 +145,7 @@ def _body_limits_for(routes: list[dict], path: str) -> list[int]:
         ("/api/v1/assets/upload", 110_000_000),
         ("/assets/upload", 110_000_000),
         ("/assets/upload/", 110_000_000),
+        ("/admin/assets/asset/add/", 110_000_000),  # the admin's upload form
     ],
 )
 def test_the_proxy_bounds_bodies_to_2_mb_except_on_the_upload_path(path, limit):
