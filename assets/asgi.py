@@ -1,16 +1,20 @@
-"""ASGI guard for uploads: refuse oversized bodies before Django reads them.
+"""ASGI guard bounding request bodies before Django (or DRF) reads them.
 
 Django's ASGI handler reads the whole request body (spooled to disk past
-FILE_UPLOAD_MAX_MEMORY_SIZE) before any view or upload handler runs, so the upload
-handler's checks (assets/uploads.py) would only refuse a 5 GB body after receiving it.
-``UploadSizeLimit`` wraps the HTTP application and, for the asset upload paths:
+FILE_UPLOAD_MAX_MEMORY_SIZE) before any view or upload handler runs, and DRF then parses
+all of it whatever DATA_UPLOAD_MAX_MEMORY_SIZE says (a 110 MB `[{},{},...]` costs gigabytes
+of memory to parse). ``RequestBodyLimit`` wraps the HTTP application:
 
-* answers 413 FILE_TOO_LARGE at once when ``Content-Length`` exceeds the bound (plus the
-  multipart margin), without reading the body;
-* otherwise counts the body as it arrives and answers 413 at the first byte past the
-  bound, never passing the rest to Django.
+* the asset upload paths (``UPLOAD_PATHS``) accept ASSET_MAX_UPLOAD_BYTES plus the
+  multipart margin and answer 413 FILE_TOO_LARGE past it (the upload handler's own checks,
+  assets/uploads.py, then apply);
+* every other path accepts MAX_REQUEST_BODY_BYTES and answers 413 PAYLOAD_TOO_LARGE.
 
-Wiring (config/asgi.py): ``"http": UploadSizeLimit(django_application)``.
+A ``Content-Length`` over the bound is refused at once, without reading the body;
+otherwise (chunked) the body is counted as it arrives and refused at the first byte past
+the bound, never passing the rest to Django.
+
+Wiring (config/asgi.py): ``"http": RequestBodyLimit(django_application)``.
 """
 
 from __future__ import annotations
@@ -29,28 +33,41 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-UPLOAD_PATHS = ("/api/v1/assets/upload", "/assets/upload")
+# The API's upload endpoint, and the admin's asset form (a file upload too).
+UPLOAD_PATHS = ("/api/v1/assets/upload", "/assets/upload", "/admin/assets/asset/add")
 
 
 class _TooLarge(Exception):  # noqa: N818 - internal signal
     pass
 
 
-class UploadSizeLimit:
-    """ASGI middleware bounding the body size of the upload paths (see module docstring)."""
+def _bound_for(path: str) -> tuple[int, int, str, str]:
+    """(bytes accepted, limit shown, error code, what is too large) for a request path."""
+    if path.rstrip("/") in UPLOAD_PATHS:
+        limit = int(settings.ASSET_MAX_UPLOAD_BYTES)
+        return limit + MULTIPART_OVERHEAD_BYTES, limit, "FILE_TOO_LARGE", "The file"
+    limit = int(settings.MAX_REQUEST_BODY_BYTES)
+    return limit, limit, "PAYLOAD_TOO_LARGE", "The request body"
+
+
+class RequestBodyLimit:
+    """ASGI middleware bounding the body size of every HTTP request (see module docstring)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "").rstrip("/")
-        if scope.get("type") != "http" or path not in UPLOAD_PATHS:
+        if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
-        limit = int(settings.ASSET_MAX_UPLOAD_BYTES) + MULTIPART_OVERHEAD_BYTES
+        accepted, limit, code, subject = _bound_for(scope.get("path", ""))
+
+        async def refuse() -> None:
+            await _refuse(send, limit=limit, code=code, subject=subject)
+
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            await _refuse(send, settings.ASSET_MAX_UPLOAD_BYTES)
+        if declared is not None and declared.isdigit() and int(declared) > accepted:
+            await refuse()
             return
         received = 0
         response_started = False
@@ -60,7 +77,7 @@ class UploadSizeLimit:
             message = await receive()
             if message.get("type") == "http.request":
                 received += len(message.get("body", b""))
-                if received > limit:
+                if received > accepted:
                     raise _TooLarge
             return message
 
@@ -74,13 +91,13 @@ class UploadSizeLimit:
             await self.app(scope, counting_receive, tracking_send)
         except _TooLarge:
             if not response_started:
-                await _refuse(send, settings.ASSET_MAX_UPLOAD_BYTES)
+                await refuse()
 
 
-async def _refuse(send: Send, limit: int) -> None:
+async def _refuse(send: Send, *, limit: int, code: str, subject: str) -> None:
     body = json.dumps({"error": {
-        "message": f"The file is larger than the limit of {limit} bytes.",
-        "code": "FILE_TOO_LARGE", "details": {"maxBytes": limit},
+        "message": f"{subject} is larger than the limit of {limit} bytes.",
+        "code": code, "details": {"maxBytes": limit},
     }}).encode()  # fmt: skip
     await send({
         "type": "http.response.start", "status": 413,

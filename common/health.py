@@ -1,8 +1,22 @@
-"""`GET /healthz`: can this process serve? Database, Redis and at least one Celery worker."""
+"""`GET /healthz`: can this process serve? Database, Redis and at least one Celery worker.
+
+The probe is public and anonymous, so it must cost next to nothing however often it is
+called. Each process runs the checks at most once per HEALTHCHECK_CACHE_SECONDS and answers
+every other probe from that result: one caller refreshes it while the others, if a result
+exists, answer the previous one (or, on the very first probe, wait for the refresher). A
+flood of probes thus opens one database connection per period instead of one per probe.
+
+No Celery ping on the request path (it waits a full second for replies): workers write a
+heartbeat into a Redis sorted set (`HEALTHCHECK_HEARTBEAT_KEY`, member = worker hostname,
+score = Redis time) every HEALTHCHECK_HEARTBEAT_SECONDS, and remove it when they stop. A
+worker is alive while its heartbeat is younger than HEALTHCHECK_WORKER_STALE_SECONDS.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 
 import redis
@@ -14,25 +28,38 @@ from django.views.decorators.http import require_GET
 logger = logging.getLogger(__name__)
 
 
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+
+
 def check_database() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
 
 
 def check_redis() -> None:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    client = _redis()
     try:
         client.ping()
     finally:
         client.close()
 
 
-def check_worker() -> None:
-    from config.celery import app
+def _redis_now(client: redis.Redis) -> float:
+    """Redis' clock, so that workers and web processes on other hosts agree on ages."""
+    seconds, microseconds = client.time()
+    return seconds + microseconds / 1_000_000
 
-    replies = app.control.ping(timeout=settings.HEALTHCHECK_WORKER_TIMEOUT)
-    if not replies:
-        raise RuntimeError("no Celery worker answered")
+
+def check_worker() -> None:
+    client = _redis()
+    try:
+        oldest_alive = _redis_now(client) - settings.HEALTHCHECK_WORKER_STALE_SECONDS
+        alive = client.zcount(settings.HEALTHCHECK_HEARTBEAT_KEY, oldest_alive, "+inf")
+    finally:
+        client.close()
+    if not alive:
+        raise RuntimeError("no Celery worker heartbeat")
 
 
 CHECKS: dict[str, Callable[[], None]] = {
@@ -46,7 +73,7 @@ def run_checks() -> dict[str, str]:
     results: dict[str, str] = {}
     for name, check in CHECKS.items():
         if name == "worker" and results.get("redis") != "ok":
-            results[name] = "unknown: redis is down"  # the worker is reached through Redis
+            results[name] = "unknown: redis is down"  # the heartbeats are in Redis
             continue
         try:
             check()
@@ -57,11 +84,103 @@ def run_checks() -> dict[str, str]:
     return results
 
 
+# --- The cached result (per process) ---------------------------------------------------------
+_refreshing = threading.Lock()
+_cached: tuple[float, dict[str, str]] | None = None
+
+
+def forget_cached_result() -> None:
+    """The next probe runs the checks again (tests; a process that knows better)."""
+    global _cached
+    _cached = None
+
+
+def cached_checks() -> dict[str, str]:
+    """The checks' result, at most HEALTHCHECK_CACHE_SECONDS old; one refresher at a time."""
+    global _cached
+    cached = _cached
+    if cached is not None and time.monotonic() - cached[0] < settings.HEALTHCHECK_CACHE_SECONDS:
+        return cached[1]
+    # A stale result is answered while another caller refreshes it; without any result the
+    # caller waits for the refresher (bounded by the checks' own timeouts).
+    if not _refreshing.acquire(blocking=cached is None):
+        return cached[1]  # type: ignore[index]
+    try:
+        cached = _cached
+        if cached is not None and time.monotonic() - cached[0] < settings.HEALTHCHECK_CACHE_SECONDS:
+            return cached[1]  # refreshed while this caller waited for the lock
+        results = run_checks()
+        _cached = (time.monotonic(), results)
+        return results
+    finally:
+        _refreshing.release()
+
+
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    checks = run_checks()
+    checks = cached_checks()
     healthy = all(result == "ok" for result in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
+
+
+# --- Worker heartbeats -------------------------------------------------------------------------
+def record_worker_heartbeat(*, hostname: str) -> None:
+    """Mark the worker `hostname` alive now; drop heartbeats long dead. Raises RedisError."""
+    client = _redis()
+    try:
+        now = _redis_now(client)
+        key = settings.HEALTHCHECK_HEARTBEAT_KEY
+        pipeline = client.pipeline(transaction=False)
+        pipeline.zadd(key, {hostname: now})
+        pipeline.zremrangebyscore(key, "-inf", now - 10 * settings.HEALTHCHECK_WORKER_STALE_SECONDS)
+        pipeline.execute()
+    finally:
+        client.close()
+
+
+def forget_worker_heartbeat(*, hostname: str) -> None:
+    """A worker that stops says so at once, rather than looking alive until it goes stale."""
+    client = _redis()
+    try:
+        client.zrem(settings.HEALTHCHECK_HEARTBEAT_KEY, hostname)
+    finally:
+        client.close()
+
+
+def _beat_until(stopped: threading.Event, hostname: str) -> None:
+    while not stopped.wait(settings.HEALTHCHECK_HEARTBEAT_SECONDS):
+        try:
+            record_worker_heartbeat(hostname=hostname)
+        except Exception:  # Redis down: /healthz says so; keep trying
+            logger.warning("could not write the worker heartbeat", exc_info=True)
+
+
+def connect_celery_signals() -> None:
+    """A worker writes its heartbeat from the moment it is ready until it shuts down."""
+    from celery import signals
+
+    stopped = threading.Event()
+
+    @signals.worker_ready.connect(weak=False)
+    def _start_heartbeat(sender: object = None, **_: object) -> None:
+        hostname = getattr(sender, "hostname", None) or "worker"
+        try:
+            record_worker_heartbeat(hostname=hostname)
+        except Exception:
+            logger.warning("could not write the worker heartbeat", exc_info=True)
+        threading.Thread(
+            target=_beat_until, args=(stopped, hostname), name="health-heartbeat", daemon=True
+        ).start()
+
+    @signals.worker_shutdown.connect(weak=False)
+    def _stop_heartbeat(sender: object = None, **_: object) -> None:
+        stopped.set()
+        hostname = getattr(sender, "hostname", None)
+        if hostname:
+            try:
+                forget_worker_heartbeat(hostname=hostname)
+            except Exception:
+                logger.warning("could not remove the worker heartbeat", exc_info=True)

@@ -3,6 +3,7 @@
 What the code reports (call these from services and tasks; they never raise):
 - `observe_generation(document_type=, provider=, seconds=, failed=)` after each generation,
 - `observe_ingestion(file_format=, seconds=, failed=)` after each asset ingestion,
+- `count_refused_handshake(reason=)` for each WebSocket handshake refused unauthenticated,
 or wrap the work in `timed_generation(...)` / `timed_ingestion(...)`.
 
 Queue depth (`legaldocs_celery_queue_depth{queue}`) is read from Redis at scrape time.
@@ -72,6 +73,11 @@ INGESTION_FAILURES = Counter(
     "Ingestions that ended with the asset failed.",
     ["format"],
 )
+WEBSOCKET_HANDSHAKES_REFUSED = Counter(
+    "legaldocs_websocket_handshakes_refused",  # exposed as ..._refused_total
+    "WebSocket handshakes refused before authentication succeeded (not audited).",
+    ["reason"],  # throttled, unauthenticated, unavailable
+)
 
 
 def observe_generation(
@@ -94,6 +100,14 @@ def observe_ingestion(*, file_format: str, seconds: float, failed: bool = False)
             INGESTION_FAILURES.labels(format=file_format).inc()
     except Exception:  # a metrics problem is logged, never propagated
         logger.exception("could not record an ingestion metric")
+
+
+def count_refused_handshake(*, reason: str) -> None:
+    """Count one refused WebSocket handshake. Never raises."""
+    try:
+        WEBSOCKET_HANDSHAKES_REFUSED.labels(reason=reason).inc()
+    except Exception:  # a metrics problem is logged, never propagated
+        logger.exception("could not record a refused handshake")
 
 
 @contextmanager

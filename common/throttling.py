@@ -24,6 +24,37 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), _PERIODS[period.strip()[0]]
 
 
+def hit(*, name: str, rate: str) -> tuple[bool, int | None]:
+    """Count one hit on the budget `name` ("10/min"): (allowed, seconds to wait if not).
+
+    Raises redis errors: the caller decides whether an unavailable limiter refuses.
+    """
+    limit, window = parse_rate(rate)
+    key = cache.make_and_validate_key(f"throttle:{name}")
+    client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
+    pipeline = client.pipeline(transaction=False)
+    pipeline.set(key, 0, ex=window, nx=True)
+    pipeline.incr(key)
+    pipeline.ttl(key)
+    _, count, time_to_live = pipeline.execute()
+    if count <= limit:
+        return True, None
+    return False, max(1, int(time_to_live)) if time_to_live and time_to_live > 0 else window
+
+
+def websocket_handshake_allowed(*, address: str | None) -> bool:
+    """One WebSocket handshake from `address`, within WEBSOCKET_HANDSHAKE_RATE?
+
+    Checked before the handshake's credentials are looked at, so that a loop of handshakes
+    (anonymous or not) costs one Redis round trip each and writes nothing else.
+    """
+    allowed, _ = hit(
+        name=f"websocket-handshakes:{address or 'unknown'}",
+        rate=settings.WEBSOCKET_HANDSHAKE_RATE,
+    )
+    return allowed
+
+
 class _UserRateThrottle(BaseThrottle):
     scope = ""
     setting_name = ""
@@ -35,22 +66,12 @@ class _UserRateThrottle(BaseThrottle):
     def allow_request(self, request: Request, view: object) -> bool:
         if not self.applies_to(request):
             return True
-        limit, window = parse_rate(getattr(settings, self.setting_name))
         user = request.user
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
-        key = cache.make_and_validate_key(f"throttle:{self.scope}:{ident}")
-        client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
-        pipeline = client.pipeline(transaction=False)
-        pipeline.set(key, 0, ex=window, nx=True)
-        pipeline.incr(key)
-        pipeline.ttl(key)
-        _, count, time_to_live = pipeline.execute()
-        if count <= limit:
-            return True
-        self.wait_seconds = (
-            max(1, int(time_to_live)) if time_to_live and time_to_live > 0 else window
+        allowed, self.wait_seconds = hit(
+            name=f"{self.scope}:{ident}", rate=getattr(settings, self.setting_name)
         )
-        return False
+        return allowed
 
     def wait(self) -> float | None:
         return self.wait_seconds

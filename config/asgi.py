@@ -11,13 +11,14 @@ django_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from assets.asgi import UploadSizeLimit  # noqa: E402
+from assets.asgi import RequestBodyLimit  # noqa: E402
 from config.websocket import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # Oversized uploads are refused before Django reads (and spools) their body.
-        "http": UploadSizeLimit(django_application),
+        # Oversized bodies (uploads: ASSET_MAX_UPLOAD_BYTES, the rest: MAX_REQUEST_BODY_BYTES)
+        # are refused before Django reads (and DRF parses) them.
+        "http": RequestBodyLimit(django_application),
         # The session (cookie) is one of the WebSocket credentials; API keys are read by the
         # consumers themselves.
         "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),

@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-from common import metrics
+from common import health, metrics
 from config import logging as structured_logging
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
@@ -15,3 +15,5 @@ app.autodiscover_tasks()
 # Task log lines carry the task and request ids; a worker serves its metrics (docs/DEPLOY.md).
 structured_logging.connect_celery_signals()
 metrics.connect_celery_signals()
+# Workers write the heartbeat that /healthz reads (common/health.py).
+health.connect_celery_signals()

@@ -18,6 +18,8 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
+# Every Celery queue of the service (settings.CELERY_WORKER_QUEUES): `make run` has one worker.
+WORKER_QUEUES = "generation,ingestion,webhooks,packages"
 
 
 def _data_dir(default: Path) -> Path:
@@ -66,7 +68,7 @@ def run() -> int:
             "worker",
             f"{PYTHON} -m celery -A config worker --loglevel INFO"
             f" --concurrency {env.get('CELERY_WORKER_CONCURRENCY', '2')}"
-            " --queues generation,ingestion,webhooks",
+            f" --queues {WORKER_QUEUES}",
             env=env, cwd=str(BASE_DIR),
         )  # fmt: skip
         manager.add_process(

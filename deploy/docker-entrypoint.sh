@@ -2,7 +2,7 @@
 # Entry point of the application image. One image, one role per container:
 #   web [--migrate]     uvicorn, WEB_CONCURRENCY workers (--migrate: migrate first; for a
 #                       single machine without the `migrate` one-shot service)
-#   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks;
+#   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks, packages;
 #                       default WORKER_QUEUE, which the health check also reads),
 #                       CELERY_WORKER_CONCURRENCY processes
 #   beat                the Celery scheduler (exactly one in the whole deployment)
@@ -22,16 +22,18 @@ case "$role" in
         if [ "${2:-}" = "--migrate" ]; then
             python manage.py migrate --no-input
         fi
-        # --proxy-headers: the client address of the audit trail and of the /metrics check
-        # is the one the proxy saw, taken only from FORWARDED_ALLOW_IPS.
+        # --proxy-headers: the client address of the audit trail, of the invalid-key limit and
+        # of the /metrics check is the one the proxy saw, taken from X-Forwarded-For only on
+        # connections from FORWARDED_ALLOW_IPS (the proxy; loopback by default). Every other
+        # caller is known by its real peer address, whatever header it sends.
         exec uvicorn config.asgi:application \
             --host 0.0.0.0 --port 8000 \
             --workers "${WEB_CONCURRENCY:-2}" \
-            --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-*}" \
+            --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
             --no-access-log --lifespan off
         ;;
     worker)
-        queue="${2:-${WORKER_QUEUE:?usage: worker QUEUE (generation, ingestion or webhooks)}}"
+        queue="${2:-${WORKER_QUEUE:?usage: worker QUEUE (generation, ingestion, webhooks or packages)}}"
         exec celery -A config worker \
             --queues "$queue" \
             --hostname "$queue@%h" \

@@ -334,11 +334,15 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     @admin.action(description="Rebuild selected packages (same filters)", permissions=["rebuild"])
     def rebuild_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for package in queryset.select_related("organization"):
-            rebuilt = packages.documentation_package_request(
-                organization=package.organization,
-                user_id=request.user.pk,
-                filters=dict(package.filters or {}),
-            )
+            try:
+                rebuilt = packages.documentation_package_request(
+                    organization=package.organization,
+                    user_id=request.user.pk,
+                    filters=dict(package.filters or {}),
+                )
+            except ApiError as error:  # PACKAGE_LIMIT: the organization builds enough now
+                self.message_user(request, error.message, level=messages.WARNING)
+                break
             record_event(
                 organization=package.organization,
                 actor=admin_actor(request),

@@ -7,8 +7,12 @@ allowed host, so another site cannot ride a browser's cookie (cross-site WebSock
 hijacking); API keys are not sent by browsers on their own and need no such check.
 
 Failure behaviour: the handshake is accepted and then closed, because browsers only see a
-close code after the accept: 4401 without valid credentials, 4404 for an unknown document or
-one of another organization. Every attempt is audited as `document.subscribe`.
+close code after the accept: 4429 past WEBSOCKET_HANDSHAKE_RATE for the client address
+(checked first, before anything is read or written), 4401 without valid credentials, 4404
+for an unknown document or one of another organization. Attempts of an authenticated member
+are audited as `document.subscribe`; throttled and unauthenticated handshakes are only
+counted (`legaldocs_websocket_handshakes_refused_total`), so that an anonymous loop cannot
+grow the audit chain.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -25,6 +30,8 @@ from rest_framework.exceptions import AuthenticationFailed, Throttled
 
 from audit.models import Outcome
 from audit.services import Actor, record_event, record_foreign_attempt
+from common.metrics import count_refused_handshake
+from common.throttling import websocket_handshake_allowed
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
@@ -32,6 +39,8 @@ from organizations.models import Membership
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429
+CLOSE_TRY_AGAIN_LATER = 1013  # the limiter (Redis) is unavailable
 
 
 class Unauthenticated(Exception):  # noqa: N818 - a close reason, not an error
@@ -95,15 +104,7 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
     try:
         membership, actor = resolve_caller(scope)
     except Unauthenticated:
-        record_event(
-            organization=None,
-            actor=Actor(label="anonymous", ip=_client_ip(scope)),
-            action="document.subscribe",
-            outcome=Outcome.DENIED,
-            object_type="document",
-            object_id=document_id,
-            details={"reason": "no valid credentials"},
-        )
+        count_refused_handshake(reason="unauthenticated")
         return CLOSE_UNAUTHENTICATED
     try:
         uuid.UUID(document_id)
@@ -136,6 +137,20 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
     return None if found else CLOSE_NOT_FOUND
 
 
+@sync_to_async(thread_sensitive=False)  # one Redis round trip; no database
+def _throttle(scope: dict[str, Any]) -> int | None:
+    """None when this client address may try a handshake now, else the close code."""
+    try:
+        allowed = websocket_handshake_allowed(address=_client_ip(scope))
+    except Exception:  # Redis down: the channel layer is too; refuse cheaply
+        count_refused_handshake(reason="unavailable")
+        return CLOSE_TRY_AGAIN_LATER
+    if allowed:
+        return None
+    count_refused_handshake(reason="throttled")
+    return CLOSE_TOO_MANY
+
+
 class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
     """Forwards the document group's events as `{"event": NAME, "data": PAYLOAD}` frames."""
 
@@ -143,7 +158,9 @@ class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         document_id = str(self.scope["url_route"]["kwargs"]["document_id"])
-        refusal = await authorize(self.scope, document_id)
+        refusal = await _throttle(self.scope)
+        if refusal is None:
+            refusal = await authorize(self.scope, document_id)
         await self.accept()
         if refusal is not None:
             await self.close(code=refusal)

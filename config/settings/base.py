@@ -154,6 +154,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 ASSET_MAX_UPLOAD_BYTES = env.int("ASSET_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, minimum=1)
+# Every other request body (JSON) is refused past this size before it is parsed, with 413
+# PAYLOAD_TOO_LARGE (assets/asgi.py): DRF would parse any size whatever Django's
+# DATA_UPLOAD_MAX_MEMORY_SIZE says.
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", 2 * 1024 * 1024, minimum=1024)
 # Uploads never sit in memory: every file part streams to a temporary file, counted and cut
 # off at ASSET_MAX_UPLOAD_BYTES (assets/uploads.py).
 FILE_UPLOAD_HANDLERS = ["assets.uploads.BoundedTemporaryFileUploadHandler"]
@@ -238,11 +242,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
+    # Exact names win over the patterns below (Celery's MapRoute).
+    "legal_documents.tasks.build_documentation_package_task": {"queue": "packages"},
     "legal_documents.tasks.*": {"queue": "generation"},
     "webhooks.tasks.*": {"queue": "webhooks"},
     "assets.tasks.*": {"queue": "ingestion"},
 }
-CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks"]
+CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
@@ -270,6 +276,9 @@ RATE_LIMIT_WRITES = env.rate("RATE_LIMIT_WRITES", "10/min")
 RATE_LIMIT_READS = env.rate("RATE_LIMIT_READS", "300/min")
 # Invalid API keys accepted (and audited) per client address and minute; then 429.
 AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
+# WebSocket handshakes per client address, counted before credentials are checked; then
+# the socket is closed with 4429.
+WEBSOCKET_HANDSHAKE_RATE = env.rate("WEBSOCKET_HANDSHAKE_RATE", "60/min")
 EVENTS_SERVICE_NAME = env.str("EVENTS_SERVICE_NAME", "legaldocs")
 
 # Generation: `template` (offline) unless a language model is configured.
@@ -294,8 +303,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 MAX_CONCURRENT_GENERATIONS = env.int("MAX_CONCURRENT_GENERATIONS", 5, minimum=1)
+# Inspection packages being built at once per organization; more requests get 429.
+MAX_CONCURRENT_PACKAGE_BUILDS = env.int("MAX_CONCURRENT_PACKAGE_BUILDS", 5, minimum=1)
 MAX_ITERATIONS_PER_DOCUMENT = env.int("MAX_ITERATIONS_PER_DOCUMENT", 100, minimum=1)
-HEALTHCHECK_WORKER_TIMEOUT = 1.0
+# /healthz (common/health.py): each process runs the checks at most once per
+# HEALTHCHECK_CACHE_SECONDS; a worker counts as alive while its heartbeat (written every
+# HEALTHCHECK_HEARTBEAT_SECONDS) is younger than HEALTHCHECK_WORKER_STALE_SECONDS.
+HEALTHCHECK_CACHE_SECONDS = env.int("HEALTHCHECK_CACHE_SECONDS", 5, minimum=0)
+HEALTHCHECK_HEARTBEAT_SECONDS = 5
+HEALTHCHECK_WORKER_STALE_SECONDS = 20
+HEALTHCHECK_HEARTBEAT_KEY = "legaldocs:health:worker-heartbeats"
 
 # Webhooks (webhooks/): https to public hosts only, unless these development switches are on.
 WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import IO, Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.files import File
 from django.core.files.storage import default_storage
@@ -46,6 +47,30 @@ def _build_marker(package_id: Any) -> str:
     return f"documentation-package:{package_id}:build"
 
 
+def claim_package_build_slot(organization: Organization) -> None:
+    """Raise PACKAGE_LIMIT (429) when the organization already builds its maximum of packages.
+
+    The same claim as generation's (legal_documents/services/jobs.py): inside the transaction
+    that creates the `processing` package, the organization's row lock makes the count and
+    the claim one step, so concurrent requests cannot all pass the count.
+    """
+    # no_key: audit inserts of the organization take a KEY SHARE lock on its row.
+    Organization.objects.select_for_update(no_key=True).filter(pk=organization.pk).first()
+    running = DocumentationPackage.objects.filter(
+        organization=organization, status=PackageStatus.PROCESSING
+    ).count()
+    limit = settings.MAX_CONCURRENT_PACKAGE_BUILDS
+    if running >= limit:
+        raise ApiError(
+            "PACKAGE_LIMIT",
+            f"At most {limit} inspection packages can be built at once per organization; "
+            "retry when one has finished.",
+            status_code=429,
+            details={"running": running, "limit": limit},
+            headers={"Retry-After": "10"},
+        )
+
+
 @transaction.atomic
 def documentation_package_request(
     *, organization: Organization, user_id: int | None, filters: dict[str, Any]
@@ -53,9 +78,12 @@ def documentation_package_request(
     """Create a package in `processing` and enqueue its build after commit.
 
     `filters`: optional `documentTypes` (list), `createdFrom` and `createdTo` (dates,
-    inclusive), stored as JSON. A failed enqueue (broker down) is logged, never raised: the
+    inclusive), stored as JSON. Raises PACKAGE_LIMIT (429) while the organization already
+    builds MAX_CONCURRENT_PACKAGE_BUILDS packages (builds share the `packages` workers of
+    every organization). A failed enqueue (broker down) is logged, never raised: the
     package is committed and `documentation_packages_sweep` enqueues it again later.
     """
+    claim_package_build_slot(organization)
     stored = {
         key: (value.isoformat() if isinstance(value, date) else value)
         for key, value in filters.items()

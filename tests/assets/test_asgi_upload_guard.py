@@ -1,4 +1,9 @@
-"""The ASGI guard refuses oversized uploads before Django has read the body."""
+"""The ASGI guard bounds every request body before Django (or DRF) has read it.
+
+Uploads keep their own limit (ASSET_MAX_UPLOAD_BYTES); every other path gets
+MAX_REQUEST_BODY_BYTES, because DRF parses the whole body whatever Django's
+DATA_UPLOAD_MAX_MEMORY_SIZE says (a 110 MB `[{},{},...]` costs gigabytes to parse).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,20 @@ import json
 
 from django.core.asgi import get_asgi_application
 
-from assets.asgi import UploadSizeLimit
+from assets.asgi import RequestBodyLimit
 
 MIB = 1024 * 1024
 
 
-def call(scope_headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[dict, int]:
-    """Run one request through UploadSizeLimit(Django); return (response, chunks read)."""
-    application = UploadSizeLimit(get_asgi_application())
-    scope = {"type": "http", "method": "POST", "path": "/api/v1/assets/upload",
+def call(
+    scope_headers: list[tuple[bytes, bytes]],
+    chunks: list[bytes],
+    *,
+    path: str = "/api/v1/assets/upload",
+) -> tuple[dict, int]:
+    """Run one request through RequestBodyLimit(Django); return (response, chunks read)."""
+    application = RequestBodyLimit(get_asgi_application())
+    scope = {"type": "http", "method": "POST", "path": path,
              "headers": scope_headers, "query_string": b"", "server": ("testserver", 80),
              "client": ("127.0.0.1", 5000), "scheme": "http", "http_version": "1.1",
              "root_path": "", "asgi": {"version": "3.0"}}  # fmt: skip
@@ -26,6 +36,8 @@ def call(scope_headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple
         nonlocal read
         read += 1
         if read > len(chunks):
+            # The client waits for its answer; Django listens for a disconnect meanwhile.
+            await asyncio.sleep(30)
             return {"type": "http.disconnect"}
         return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
 
@@ -54,3 +66,57 @@ def test_a_body_without_length_is_cut_off_at_the_first_chunk_past_the_limit(sett
 
     assert response["status"] == 413
     assert read <= 5  # 1 MiB + the 64 KiB margin: refused on the fifth chunk
+
+
+JSON_HEADERS = [(b"content-type", b"application/json")]
+
+
+def test_a_json_body_declared_over_the_limit_is_refused_before_it_is_read(settings):
+    settings.MAX_REQUEST_BODY_BYTES = 2 * MIB
+    headers = [*JSON_HEADERS, (b"content-length", str(110 * MIB).encode())]
+
+    response, read = call(headers, [b"[{}," * 1024], path="/api/v1/legal-documents")
+
+    assert response["status"] == 413
+    assert response["json"] == {
+        "error": {
+            "message": "The request body is larger than the limit of 2097152 bytes.",
+            "code": "PAYLOAD_TOO_LARGE",
+            "details": {"maxBytes": 2 * MIB},
+        }
+    }
+    assert read == 0
+
+
+def test_a_chunked_json_body_is_cut_off_at_the_first_chunk_past_the_limit(settings):
+    settings.MAX_REQUEST_BODY_BYTES = 1 * MIB
+    chunks = [b"{}," * (256 * 1024 // 3)] * 40  # ~10 MiB of `[{},{},...]` offered
+
+    response, read = call(JSON_HEADERS, chunks, path="/legal-documents")
+
+    assert response["status"] == 413
+    assert response["json"]["error"]["code"] == "PAYLOAD_TOO_LARGE"
+    assert read <= 5
+
+
+def test_a_body_under_the_limit_still_reaches_the_view(settings):
+    settings.MAX_REQUEST_BODY_BYTES = 1 * MIB
+    body = json.dumps({"documentType": "DPIA"}).encode()
+    headers = [*JSON_HEADERS, (b"content-length", str(len(body)).encode())]
+
+    response, _ = call(headers, [body], path="/api/v1/legal-documents")
+
+    assert response["status"] == 401  # no credentials: the view saw the request
+
+
+def test_the_upload_paths_keep_their_larger_limit(settings):
+    settings.MAX_REQUEST_BODY_BYTES = 1 * MIB
+    settings.ASSET_MAX_UPLOAD_BYTES = 8 * MIB
+    chunks = [b"x" * (256 * 1024)] * 12  # 3 MiB: over the JSON bound, under the upload one
+
+    for path in ("/api/v1/assets/upload", "/assets/upload/"):
+        response, read = call(
+            [(b"content-type", b"multipart/form-data; boundary=b")], chunks, path=path
+        )
+        assert response["status"] == 401, path  # read through, then refused for credentials
+        assert read >= len(chunks), path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import ipaddress
 import re
 
 import jsonschema
@@ -11,7 +12,9 @@ from django.conf import settings
 
 from tests.deploy.conftest import is_one_shot
 
-WORKER_SERVICES = {"worker-generation", "worker-ingestion", "worker-webhooks"}
+WORKER_SERVICES = {
+    "worker-generation", "worker-ingestion", "worker-webhooks", "worker-packages"
+}  # fmt: skip
 
 
 def test_the_compose_file_follows_the_compose_specification(compose, compose_schema):
@@ -124,3 +127,19 @@ def test_images_are_pinned(services):
 @pytest.mark.parametrize("service", ["web", "worker-ingestion", "beat", "migrate"])
 def test_application_services_build_the_project_image(services, service):
     assert services[service]["build"]["context"] == "."
+
+
+def test_the_run_launcher_serves_every_queue():
+    from config import launcher
+
+    assert launcher.WORKER_QUEUES.split(",") == settings.CELERY_WORKER_QUEUES
+
+
+def test_the_web_service_trusts_forwarded_addresses_from_the_proxy_only(compose, services):
+    # X-Forwarded-For decides the client address of audit rows, of the key-guessing limit
+    # and of the /metrics check: only the proxy, at its fixed address, may set it.
+    trusted = services["web"]["environment"]["FORWARDED_ALLOW_IPS"]
+    proxy_address = services["proxy"]["networks"]["default"]["ipv4_address"]
+    assert trusted == f"${{FORWARDED_ALLOW_IPS:-{proxy_address}}}"
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(proxy_address) in ipaddress.ip_network(subnet)

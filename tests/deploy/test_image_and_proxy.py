@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -99,3 +100,61 @@ def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
     ).stdout  # fmt: skip
     assert "DNS:docs.internal" in text
     assert oct((tmp_path / "key.pem").stat().st_mode & 0o777) == "0o600"
+
+
+def _adapted_routes(caddy, env: dict[str, str]) -> list[dict]:
+    adapted = subprocess.run(
+        [str(caddy), "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        env={**os.environ, **env}, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    site = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]["routes"][0]
+    return next(h for h in site["handle"] if h["handler"] == "subroute")["routes"]
+
+
+def _path_matches(matcher: dict, path: str) -> bool:
+    """Caddy's `path` and `not` matchers, as far as the Caddyfile uses them."""
+    if "not" in matcher:
+        return not any(_path_matches(inner, path) for inner in matcher["not"])
+    return all(
+        any(fnmatch.fnmatchcase(path, pattern) for pattern in patterns)
+        for name, patterns in matcher.items()
+        if name == "path"
+    )
+
+
+def _body_limits_for(routes: list[dict], path: str) -> list[int]:
+    """Every request_body max_size that a request to `path` passes through (innermost last)."""
+    limits = []
+    for route in routes:
+        if route.get("match") and not any(_path_matches(m, path) for m in route["match"]):
+            continue
+        for handler in route["handle"]:
+            if handler["handler"] == "request_body":
+                limits.append(handler["max_size"])
+            if handler["handler"] == "subroute":
+                limits += _body_limits_for(handler["routes"], path)
+    return limits
+
+
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [
+        ("/api/v1/legal-documents", 2_097_152),
+        ("/legal-documents/x/iterate", 2_097_152),
+        ("/api/v1/assets/upload-elsewhere", 2_097_152),
+        ("/api/v1/assets/upload", 110_000_000),
+        ("/assets/upload", 110_000_000),
+        ("/assets/upload/", 110_000_000),
+        ("/admin/assets/asset/add/", 110_000_000),  # the admin's upload form
+    ],
+)
+def test_the_proxy_bounds_bodies_to_2_mb_except_on_the_upload_path(path, limit):
+    caddy = ensure_debian_package("caddy", "caddy")
+    routes = _adapted_routes(caddy, {"SITE_ADDRESS": "docs.example.com"})
+
+    assert _body_limits_for(routes, path) == [limit]
+
+
+def test_the_entry_point_trusts_forwarded_addresses_only_from_loopback_by_default():
+    text = (ROOT / "deploy" / "docker-entrypoint.sh").read_text()
+    assert '--forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"' in text

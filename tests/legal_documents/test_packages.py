@@ -285,3 +285,31 @@ def test_a_package_processing_for_too_long_is_failed_with_a_reason(dpo):
     body = dpo.client.get(f"{PACKAGES_URL}/{package_id}").json()
     assert body["status"] == "failed"
     assert body["error"] == "The package could not be built in time; request a new one."
+
+
+def test_an_organization_builds_at_most_its_limit_of_packages_at_once(dpo, outsider, settings):
+    # Builds share the workers of every organization: one organization cannot queue them all.
+    settings.MAX_CONCURRENT_PACKAGE_BUILDS = 2
+    first = [dpo.client.post(PACKAGES_URL, {}, format="json") for _ in range(2)]
+    assert [response.status_code for response in first] == [202, 202]
+
+    refused = dpo.client.post(PACKAGES_URL, {}, format="json")
+
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "PACKAGE_LIMIT"
+    assert refused.json()["error"]["details"] == {"running": 2, "limit": 2}
+    assert refused["Retry-After"]
+    assert DocumentationPackage.objects.filter(organization=dpo.organization).count() == 2
+    assert outsider.client.post(PACKAGES_URL, {}, format="json").status_code == 202
+    build_documentation_package_task(first[0].json()["id"])  # one finishes: a slot is free
+    assert dpo.client.post(PACKAGES_URL, {}, format="json").status_code == 202
+
+
+def test_package_builds_go_to_their_own_queue():
+    from config.celery import app
+
+    def queue_of(task_name: str) -> str:
+        return app.amqp.router.route({}, task_name)["queue"].name
+
+    assert queue_of(build_documentation_package_task.name) == "packages"
+    assert queue_of("legal_documents.tasks.generate_document_task") == "generation"

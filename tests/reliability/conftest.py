@@ -46,7 +46,9 @@ class Stack:
         self.processes.append(server)
         return server
 
-    def worker(self, *, queues: str = "generation,ingestion,webhooks", **extra: str) -> Worker:
+    def worker(
+        self, *, queues: str = "generation,ingestion,webhooks,packages", **extra: str
+    ) -> Worker:
         name = queues.replace(",", "-")
         worker = Worker(
             env=self.environment(**extra),

@@ -311,7 +311,7 @@ class Worker:
 
     env: dict[str, str]
     log_path: Path
-    queues: str = "generation,ingestion,webhooks"
+    queues: str = "generation,ingestion,webhooks,packages"
     concurrency: int = 2
     name: str = "worker"
     process: subprocess.Popen | None = None

@@ -16,7 +16,13 @@ from asgiref.testing import ApplicationCommunicator
 class WebsocketClient(ApplicationCommunicator):
     """Connect, receive JSON frames and disconnect through an ASGI application."""
 
-    def __init__(self, application: Any, path: str, headers: list | None = None) -> None:
+    def __init__(
+        self,
+        application: Any,
+        path: str,
+        headers: list | None = None,
+        client: tuple[str, int] = ("127.0.0.1", 50000),
+    ) -> None:
         parsed = urlparse(path)
         scope = {
             "type": "websocket",
@@ -24,7 +30,7 @@ class WebsocketClient(ApplicationCommunicator):
             "query_string": parsed.query.encode(),
             "headers": headers or [],
             "subprotocols": [],
-            "client": ("127.0.0.1", 50000),
+            "client": client,
         }
         super().__init__(application, scope)
 
