@@ -12,6 +12,7 @@ question, or CONTENT_TOO_LONG (400) when a text answer is over 100,000 character
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -84,14 +85,37 @@ def questionnaire_for(document: LegalDocument) -> dict[str, Any]:
     return {"questions": questions, **progress(spec, answers).as_dict()}
 
 
+# The specification sends every answer as a string ("Questionnaire answer body"), so the
+# typed forms (true, ["a", "b"]) have a string twin.
+_TRUE_WORDS = frozenset({"true", "yes", "y", "1"})
+_FALSE_WORDS = frozenset({"false", "no", "n", "0"})
+
+
+def _boolean_from_text(text: str) -> bool | str:
+    word = text.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    return text
+
+
+def _options_from_text(text: str, options: tuple[str, ...]) -> list[str]:
+    """One option as written, or several separated by semicolons or new lines."""
+    if text.strip() in options:
+        return [text.strip()]
+    return [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
+
+
 def validate_answer(question: Question, value: Any) -> Any:
     """The answer as stored (JSON-ready) or AnswerError; `None` clears an answer."""
     if value is None:
         return None
     kind = question.answer_type
     if kind == "boolean":
+        value = _boolean_from_text(value) if isinstance(value, str) else value
         if not isinstance(value, bool):
-            raise AnswerError("Must be true or false.")
+            raise AnswerError("Must be true or false (or the strings yes / no).")
         return value
     if kind == "text":
         if not isinstance(value, str):
@@ -111,6 +135,8 @@ def validate_answer(question: Question, value: Any) -> Any:
             raise AnswerError(f"Must be one of: {', '.join(question.options)}.")
         return value
     if kind == "multiChoice":
+        if isinstance(value, str):
+            value = _options_from_text(value, question.options)
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise AnswerError("Must be a list of options.")
         unknown = [item for item in value if item not in question.options]

@@ -150,6 +150,18 @@ def poll_asset(service: Service, asset_id: str, *, timeout: float = 90) -> dict[
     return wait_until(settled, timeout=timeout, interval=0.25)  # type: ignore[return-value]
 
 
+def string_answer(question: dict[str, Any]) -> str:
+    """An answer a person would type, as the string SEED's answer body holds."""
+    kind = question["answerType"]
+    if kind == "boolean":
+        return "yes"
+    if kind in {"choice", "multiChoice"}:
+        return question["options"][0]
+    if kind == "date":
+        return "2026-12-01"
+    return "Cameras cover the loading docks only."
+
+
 def create(service: Service, document_type: str) -> dict[str, Any]:
     response = service.http.post(
         "/api/v1/legal-documents", json={"documentType": document_type, **COMPANY}
@@ -226,13 +238,15 @@ def test_a_seed_client_runs_the_guided_flow_and_follows_the_iteration(service: S
     # "not shown" in SEED; the client reads the ids from docs/API.md's questionnaire GET.
     questions = service.http.get(f"/api/v1/legal-documents/{document_id}/questionnaire")
     assert questions.status_code == 200, questions.text
-    first = next(q for q in questions.json()["questions"] if q["answerType"] == "text")
-    # SEED "Endpoints" write the flow paths without /api/v1: the client uses them as written.
-    answered = service.http.post(
-        f"/legal-documents/{document_id}/questionnaire/answers",
-        json={"questionId": first["id"], "answer": "Cameras cover the loading docks only."},
-    )
-    assert answered.status_code in {200, 201}, answered.text
+    # SEED types `answer` as a string, whatever the question: one answer per question here.
+    for question in questions.json()["questions"]:
+        response = service.http.post(
+            f"/legal-documents/{document_id}/questionnaire/answers",
+            json={"questionId": question["id"], "answer": string_answer(question)},
+        )
+        assert response.status_code in {200, 201}, (question["id"], response.text)
+    progress = service.http.get(f"/api/v1/legal-documents/{document_id}/questionnaire").json()
+    assert progress["answered"] >= len(questions.json()["questions"])
 
     # Draft: "no body".
     drafted = service.http.post(f"/legal-documents/{document_id}/draft")
@@ -258,6 +272,7 @@ def test_a_seed_client_runs_the_guided_flow_and_follows_the_iteration(service: S
     assert finalized.status_code in {200, 202}, finalized.text
     final = poll_document(service, document_id)
     assert_get_response(final, "DPIA")
+    section = re.findall(r"^## (.+)$", final["content"]["markdown"], flags=re.MULTILINE)[1]
     for part in ("markdown", "html", "text"):
         assert "Dr. Klara Weiss, Chief Operating Officer" in final["content"][part], part
         assert "Before the second warehouse opens in Bremen" in final["content"][part], part
@@ -288,7 +303,7 @@ def test_a_seed_client_runs_the_guided_flow_and_follows_the_iteration(service: S
         # "Iterate body": {message}.
         iterated = service.http.post(
             f"/legal-documents/{document_id}/iterate",
-            json={"message": 'add to section "Retention": Dock footage is kept for 48 hours.'},
+            json={"message": f'add to section "{section}": Dock footage is kept for 48 hours.'},
         )
         assert iterated.status_code in {200, 202}, iterated.text
         listener.join(timeout=100)

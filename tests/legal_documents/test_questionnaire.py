@@ -102,9 +102,9 @@ def test_several_answers_are_stored_at_once_with_the_list_form(dpo):
 @pytest.mark.parametrize(
     ("question_id", "value"),
     [
-        ("childrenData", "yes"),  # boolean needs true/false
+        ("childrenData", "maybe"),  # boolean needs true/false (or yes/no as a string)
         ("rightsRequestChannel", "Carrier pigeon"),  # choice outside the options
-        ("automatedDecisionSafeguards", "Human review on request"),  # multiChoice needs a list
+        ("automatedDecisionSafeguards", "Magic"),  # a string must name options
         ("automatedDecisionSafeguards", ["Human review on request", "Magic"]),
         ("effectiveDate", "next Monday"),  # not an ISO date
         ("effectiveDate", "2026-02-30"),
@@ -120,6 +120,26 @@ def test_an_answer_of_the_wrong_type_is_a_validation_error(dpo, question_id, val
     assert error["code"] == "VALIDATION_ERROR"
     assert list(error["details"]) == [question_id]
     assert LegalDocument.objects.get(pk=document.pk).answers == {}
+
+
+@pytest.mark.parametrize(
+    ("question_id", "sent", "stored"),
+    [
+        ("childrenData", "yes", True),
+        ("childrenData", "False", False),
+        ("rightsRequestChannel", "E-mail", "E-mail"),
+        ("automatedDecisionSafeguards", "Human review on request", ["Human review on request"]),
+        ("effectiveDate", "2026-04-01", "2026-04-01"),
+    ],
+)
+def test_every_question_takes_its_answer_as_a_string_as_the_specification_sends_it(
+    dpo, question_id, sent, stored
+):
+    """SEED.md "Questionnaire answer body": `answer` is a string, whatever the question."""
+    document = completed_document(dpo, "PRIVACY_POLICY")
+    response = answer(dpo, document, question_id, sent)
+    assert response.status_code == 200, response.content
+    assert LegalDocument.objects.get(pk=document.pk).answers[question_id]["answer"] == stored
 
 
 def test_an_unknown_question_is_a_validation_error(dpo):
