@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -19,10 +20,19 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 def _local_secret(file_name: str) -> str:
     # Laptops get a random key kept in DATA_DIR, so sessions (and signatures) survive
     # restarts; production settings require the variable instead.
+    # `make run` starts web, worker and beat at once: the key is written aside and linked
+    # into place, so every process reads the one key that won, never half a file.
     key_file = DATA_DIR / file_name
     if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        candidate = DATA_DIR / f".{file_name}.{os.getpid()}"
+        candidate.write_text(secrets.token_urlsafe(50))
+        candidate.chmod(0o600)
+        try:
+            os.link(candidate, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            candidate.unlink()
     return key_file.read_text().strip()
 
 
