@@ -104,11 +104,11 @@ def record_event(
 ) -> AuditEvent:
     """Append one event to the organization's chain (or to the chain of unattributed events).
 
-    One database statement (`audit_append`): a PostgreSQL advisory lock per organization,
-    held until the transaction ends, serializes writers of one chain, so two concurrent
-    events can never claim the same predecessor. Inside a caller's transaction the event is
-    written or rolled back with it. A second statement, in the same transaction, upserts
-    the chain's new head signed with the evidence key (audit.checkpoints).
+    `audit_append` takes a PostgreSQL advisory lock per organization, held until the
+    transaction ends, which serializes writers of one chain, so two concurrent events can
+    never claim the same predecessor; a second statement in the same transaction upserts
+    the chain's new head, signed with the evidence key (audit.checkpoints). Inside a
+    caller's transaction the event is written or rolled back with it.
     """
     organization_id = getattr(organization, "pk", None)
     content = event_content(
