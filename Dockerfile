@@ -51,6 +51,7 @@ COPY --chown=root:root . /app
 # Static files are part of the image (served by WhiteNoise). The settings require these
 # variables; nothing is contacted while collecting.
 RUN SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret-build-only \
+    EVIDENCE_SIGNING_KEY=build-only-not-a-secret-build-only-not-a-key \
     DATABASE_URL=postgresql://build@127.0.0.1:5432/build \
     REDIS_URL=redis://127.0.0.1:6379/0 \
     ALLOWED_HOSTS=build \

@@ -69,7 +69,7 @@ def hash_of_stored_event(event: Any) -> str:
 
 @dataclass(frozen=True)
 class ChainBreak:
-    event_id: int
+    event_id: int | None  # None: no event to point at (a chain with no signed head)
     reason: str
 
 

@@ -73,3 +73,23 @@ class AuditEvent(models.Model):
 
     def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         raise AppendOnlyError("audit events cannot be deleted")
+
+
+class ChainCheckpoint(models.Model):
+    """The signed head of one audit chain, rewritten after every append.
+
+    The signature (common/evidence.py, a key the database never sees) covers the head
+    event's id and hash; since each hash covers every event before it, a chain rewritten
+    in SQL, however consistently, no longer ends in the signed hash. One row per chain:
+    `chain` is the organization's id, or "unattributed" for events of no organization.
+    """
+
+    chain = models.CharField(max_length=64, unique=True)
+    head_event_id = models.BigIntegerField()
+    head_hash = models.CharField(max_length=64)
+    signed_at = models.DateTimeField()
+    key_id = models.CharField(max_length=32)
+    signature = models.CharField(max_length=128)
+
+    def __str__(self) -> str:
+        return f"{self.chain} at event {self.head_event_id}"

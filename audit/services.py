@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.chain import ChainBreak, content_hash, first_break
-from audit.models import AuditEvent, Outcome
+from audit.checkpoints import UPSERT_SQL, chain_name, checkpoint_problem, checkpoint_row
+from audit.models import AuditEvent, ChainCheckpoint, Outcome
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,55 @@ def _chain_lock_key(organization_id: Any) -> int:
     return struct.unpack(">q", digest[:8])[0]
 
 
+def event_content(
+    *,
+    organization_id: Any | None,
+    actor: Actor,
+    action: str,
+    outcome: str,
+    object_type: str,
+    object_id: Any,
+    details: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The hashed fields of a new event, cleaned and cut to their columns' lengths."""
+    return {
+        "organization_id": str(organization_id) if organization_id else None,
+        "at": timezone.now(),
+        "actor": _clean(actor.label)[:255],
+        "action": _clean(action)[:64],
+        "object_type": _clean(object_type)[:64],
+        "object_id": _clean(str(object_id or ""))[:64],
+        "outcome": str(outcome),
+        "ip": actor.ip,
+        "details": _clean(details or {}),
+    }
+
+
+def append_to_chain(
+    cursor: Any, *, content: dict[str, Any], organization_id: Any | None, actor: Actor
+) -> tuple[int, str, str]:
+    """Run `audit_append`: (event id, previous hash, hash) of the inserted event."""
+    cursor.execute(
+        "SELECT event_id, event_previous_hash, event_hash FROM audit_append("
+        "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::inet, %s::jsonb, %s)",
+        [
+            content["organization_id"],
+            _chain_lock_key(organization_id),
+            content["at"],
+            content["actor"],
+            actor.user_id,
+            content["action"],
+            content["object_type"],
+            content["object_id"],
+            content["outcome"],
+            actor.ip,
+            json.dumps(content["details"], cls=DjangoJSONEncoder),
+            content_hash(**content),
+        ],
+    )
+    return cursor.fetchone()
+
+
 def record_event(
     *,
     organization: Any | None,
@@ -60,43 +110,38 @@ def record_event(
 ) -> AuditEvent:
     """Append one event to the organization's chain (or to the chain of unattributed events).
 
-    One database statement (`audit_append`): a PostgreSQL advisory lock per organization,
-    held until the transaction ends, serializes writers of one chain, so two concurrent
-    events can never claim the same predecessor. Inside a caller's transaction the event is
-    written or rolled back with it.
+    `audit_append` takes a PostgreSQL advisory lock per organization, held until the
+    transaction ends, which serializes writers of one chain, so two concurrent events can
+    never claim the same predecessor; a second statement in the same transaction upserts
+    the chain's new head, signed with the evidence key (audit.checkpoints). Inside a
+    caller's transaction the event is written or rolled back with it.
     """
     organization_id = getattr(organization, "pk", None)
-    content = {
-        "organization_id": str(organization_id) if organization_id else None,
-        "at": timezone.now(),
-        "actor": _clean(actor.label)[:255],
-        "action": _clean(action)[:64],
-        "object_type": _clean(object_type)[:64],
-        "object_id": _clean(str(object_id or ""))[:64],
-        "outcome": str(outcome),
-        "ip": actor.ip,
-        "details": _clean(details or {}),
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT event_id, event_previous_hash, event_hash FROM audit_append("
-            "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::inet, %s::jsonb, %s)",
-            [
-                content["organization_id"],
-                _chain_lock_key(organization_id),
-                content["at"],
-                content["actor"],
-                actor.user_id,
-                content["action"],
-                content["object_type"],
-                content["object_id"],
-                content["outcome"],
-                actor.ip,
-                json.dumps(content["details"], cls=DjangoJSONEncoder),
-                content_hash(**content),
-            ],
+    content = event_content(
+        organization_id=organization_id,
+        actor=actor,
+        action=action,
+        outcome=outcome,
+        object_type=object_type,
+        object_id=object_id,
+        details=details,
+    )
+    # One transaction for the event and its signed head: one commit (a WAL flush) instead
+    # of two, and the chain's advisory lock covers both. No savepoint inside a caller's
+    # transaction: a failure aborts that transaction either way.
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        event_id, previous_hash, event_hash = append_to_chain(
+            cursor, content=content, organization_id=organization_id, actor=actor
         )
-        event_id, previous_hash, event_hash = cursor.fetchone()
+        cursor.execute(
+            UPSERT_SQL,
+            checkpoint_row(
+                chain=chain_name(organization_id),
+                head_event_id=event_id,
+                head_hash=event_hash,
+                signed_at=content["at"],
+            ),
+        )
     event = AuditEvent(
         id=event_id,
         organization_id=organization_id,
@@ -155,6 +200,32 @@ def record_foreign_attempt(
 
 
 def verify_chain(*, organization_id: Any | None) -> ChainBreak | None:
-    """Check one organization's chain (None: the unattributed events)."""
+    """Check one organization's chain (None: the unattributed events).
+
+    The SHA-256 links first, then the signed checkpoint: its signature must hold with a
+    configured key, and the event it names must still be in the chain with the signed
+    hash. Events appended after the checkpoint was read are not covered by it (they are
+    by the next one); the checkpoint is read first so that its head is always among the
+    events read after it.
+    """
+    checkpoint = ChainCheckpoint.objects.filter(chain=chain_name(organization_id)).first()
     events = AuditEvent.objects.filter(organization_id=organization_id).order_by("id")
-    return first_break(events.iterator(chunk_size=2000))
+    chain_break = first_break(events.iterator(chunk_size=2000))
+    if chain_break is not None:
+        return chain_break
+    if checkpoint is None and not events.exists():
+        return None  # an empty chain has nothing to sign
+    problem = checkpoint_problem(checkpoint)
+    if problem is not None:
+        return ChainBreak(checkpoint.head_event_id if checkpoint else None, problem)
+    head = events.filter(id=checkpoint.head_event_id).values_list("hash", flat=True).first()
+    if head is None:
+        return ChainBreak(
+            checkpoint.head_event_id, "the signed head event is missing: events were removed"
+        )
+    if head != checkpoint.head_hash:
+        return ChainBreak(
+            checkpoint.head_event_id,
+            "the chain does not end in its signed head hash: events were rewritten",
+        )
+    return None

@@ -29,6 +29,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("ingestion", "bench_ingestion.py", 1800),
     ("search", "bench_search.py", 1800),
     ("api_throughput", "bench_api.py", 900),
+    ("audit_append", "bench_audit_append.py", 300),
 ]
 
 

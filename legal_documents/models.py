@@ -108,6 +108,10 @@ class DocumentVersion(models.Model):
     previous_sha256 = models.CharField(max_length=64)
     # Hash over (number, content hash, previous hash, stage, author, reason, time).
     chain_sha256 = models.CharField(max_length=64)
+    # HMAC of chain_sha256 with the evidence key, which the database never sees: a chain
+    # rewritten in SQL with every hash recomputed no longer matches (common/evidence.py).
+    signature = models.CharField(max_length=128, blank=True, default="")
+    signature_key_id = models.CharField(max_length=32, blank=True, default="")
     stage = models.CharField(max_length=8, choices=Stage.choices)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

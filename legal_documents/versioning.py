@@ -4,6 +4,11 @@ Each version stores the SHA-256 of its Markdown (`content_sha256`), the content 
 version before it (`previous_sha256`, 64 zeros for the first), and `chain_sha256` over both
 plus its number, stage, author, reason and time — so that editing a version's text or its
 metadata, or removing a version, is detected by `verify_document_chain`.
+
+Those hashes can be recomputed by anyone who can write to the database, so each version
+also carries an HMAC of its chain hash with the evidence key, which the database never
+sees (common/evidence.py): a chain rewritten consistently fails at the first version whose
+signature no longer matches.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.evidence import DOCUMENT_VERSION, Signature, sign, signature_problem
 from legal_documents.models import DocumentVersion, LegalDocument
 
 GENESIS_SHA256 = "0" * 64
@@ -49,6 +55,30 @@ def chain_hash(
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
+def _signed_payload(*, document_id: Any, number: int, chain_sha256: str) -> dict[str, Any]:
+    return {"documentId": str(document_id), "number": number, "chainSha256": chain_sha256}
+
+
+def version_signature(*, document_id: Any, number: int, chain_sha256: str) -> Signature:
+    """The signature of one version: its chain hash, bound to its document and number."""
+    return sign(
+        purpose=DOCUMENT_VERSION,
+        payload=_signed_payload(document_id=document_id, number=number, chain_sha256=chain_sha256),
+    )
+
+
+def version_signature_problem(version: DocumentVersion) -> str | None:
+    return signature_problem(
+        purpose=DOCUMENT_VERSION,
+        payload=_signed_payload(
+            document_id=version.document_id,
+            number=version.number,
+            chain_sha256=version.chain_sha256,
+        ),
+        signature=Signature(key_id=version.signature_key_id, value=version.signature),
+    )
+
+
 def record_version(
     *, document: LegalDocument, author_id: int | None, reason: str
 ) -> DocumentVersion:
@@ -60,22 +90,28 @@ def record_version(
     created_at = timezone.now()
     content_sha256 = sha256_text(document.content_markdown)
     previous_sha256 = previous.content_sha256 if previous else GENESIS_SHA256
+    chain_sha256 = chain_hash(
+        number=document.version,
+        content_sha256=content_sha256,
+        previous_sha256=previous_sha256,
+        previous_chain_sha256=previous.chain_sha256 if previous else GENESIS_SHA256,
+        stage=document.stage,
+        author_id=author_id,
+        change_reason=reason,
+        created_at=created_at,
+    )
+    signature = version_signature(
+        document_id=document.pk, number=document.version, chain_sha256=chain_sha256
+    )
     return DocumentVersion.objects.create(
         document=document,
         number=document.version,
         content_markdown=document.content_markdown,
         content_sha256=content_sha256,
         previous_sha256=previous_sha256,
-        chain_sha256=chain_hash(
-            number=document.version,
-            content_sha256=content_sha256,
-            previous_sha256=previous_sha256,
-            previous_chain_sha256=previous.chain_sha256 if previous else GENESIS_SHA256,
-            stage=document.stage,
-            author_id=author_id,
-            change_reason=reason,
-            created_at=created_at,
-        ),
+        chain_sha256=chain_sha256,
+        signature=signature.value,
+        signature_key_id=signature.key_id,
         stage=document.stage,
         author_id=author_id,
         change_reason=reason,
@@ -95,7 +131,8 @@ class ChainCheck:
 
 
 def verify_document_chain(document: LegalDocument) -> ChainCheck:
-    """Walk the versions in order; the first version whose hashes do not hold breaks the chain.
+    """Walk the versions in order; the first version whose hashes or signature do not hold
+    breaks the chain.
 
     Also compares the version history kept by django-simple-history: the historical row of
     each version must carry the same content.
@@ -123,6 +160,9 @@ def verify_document_chain(document: LegalDocument) -> ChainCheck:
         )
         if recomputed != version.chain_sha256:
             problems.append("version metadata does not match its hash")
+        signature_problem_of_version = version_signature_problem(version)
+        if signature_problem_of_version is not None:
+            problems.append(f"signature: {signature_problem_of_version}")
         historical = history.get(version.number)
         if historical is not None and sha256_text(historical) != version.content_sha256:
             problems.append("the history row of this version was changed")

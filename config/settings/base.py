@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -16,18 +17,32 @@ DATA_DIR = Path(env.str("DATA_DIR", str(BASE_DIR / ".data"))).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 
-def _local_secret_key() -> str:
-    # Laptops get a random key kept in DATA_DIR, so sessions survive restarts; production
-    # settings require SECRET_KEY instead.
-    key_file = DATA_DIR / "secret_key"
+def _local_secret(file_name: str) -> str:
+    # Laptops get a random key kept in DATA_DIR, so sessions (and signatures) survive
+    # restarts; production settings require the variable instead.
+    # `make run` starts web, worker and beat at once: the key is written aside and linked
+    # into place, so every process reads the one key that won, never half a file.
+    key_file = DATA_DIR / file_name
     if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        candidate = DATA_DIR / f".{file_name}.{os.getpid()}"
+        candidate.write_text(secrets.token_urlsafe(50))
+        candidate.chmod(0o600)
+        try:
+            os.link(candidate, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            candidate.unlink()
     return key_file.read_text().strip()
 
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY") or _local_secret_key()
+SECRET_KEY = env.str("SECRET_KEY") or _local_secret("secret_key")
+# Signs audit chain heads, document versions and package manifests (common/evidence.py).
+# Kept outside the database, so that database access alone cannot rewrite the evidence.
+EVIDENCE_SIGNING_KEY = env.str("EVIDENCE_SIGNING_KEY") or _local_secret("evidence_signing_key")
+# Keys used before a rotation: still verify what they signed, never sign anything new.
+EVIDENCE_SIGNING_OLD_KEYS = env.list("EVIDENCE_SIGNING_OLD_KEYS", [])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 

@@ -1,9 +1,9 @@
 """Production settings: behind a TLS proxy, real PostgreSQL / Redis / S3, no defaults for secrets.
 
-Required: SECRET_KEY (50+ characters), DATABASE_URL, REDIS_URL, ALLOWED_HOSTS. They are
-checked *before* the base settings are imported, because the base settings start embedded
-PostgreSQL and Redis servers when the URLs are missing; a production process must refuse
-to start instead. See .env.example and docs/DEPLOY.md.
+Required: SECRET_KEY (50+ characters), EVIDENCE_SIGNING_KEY (32+), DATABASE_URL, REDIS_URL,
+ALLOWED_HOSTS. They are checked *before* the base settings are imported, because the base
+settings start embedded PostgreSQL and Redis servers when the URLs are missing (and generate
+local keys); a production process must refuse to start instead. See .env.example and docs/DEPLOY.md.
 """
 
 import ipaddress
@@ -17,12 +17,16 @@ _REQUIRED = {
     "DATABASE_URL": "postgresql://USER:PASSWORD@HOST:5432/NAME",
     "REDIS_URL": "redis://:PASSWORD@HOST:6379/0",
     "ALLOWED_HOSTS": "the public host names, comma-separated",
+    "EVIDENCE_SIGNING_KEY": "a random string of 32+ characters, kept outside the database "
+    "(python -c 'import secrets; print(secrets.token_urlsafe(48))')",
 }
 for _name, _example in _REQUIRED.items():
     if not os.environ.get(_name, "").strip():
         raise ImproperlyConfigured(f"{_name} must be set in production: {_example}")
 if len(os.environ["SECRET_KEY"]) < 50 or len(set(os.environ["SECRET_KEY"])) < 5:
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 varied characters in production")
+if len(os.environ["EVIDENCE_SIGNING_KEY"]) < 32 or len(set(os.environ["EVIDENCE_SIGNING_KEY"])) < 5:
+    raise ImproperlyConfigured("EVIDENCE_SIGNING_KEY must be at least 32 varied characters")
 
 from config.logging import logging_config  # noqa: E402
 from config.settings.base import *  # noqa: E402, F403

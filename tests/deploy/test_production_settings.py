@@ -15,7 +15,10 @@ from django.test import Client
 from tests.conftest import database_url
 from tests.deploy.conftest import ROOT
 
-_SERVICE_VARIABLES = ("SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "DEBUG")
+_SERVICE_VARIABLES = (
+    "SECRET_KEY", "EVIDENCE_SIGNING_KEY", "EVIDENCE_SIGNING_OLD_KEYS",
+    "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "DEBUG",
+)  # fmt: skip
 
 
 @pytest.fixture
@@ -27,6 +30,7 @@ def production_env(db, tmp_path) -> dict[str, str]:  # type: ignore[no-untyped-d
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "DATA_DIR": str(tmp_path),
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "EVIDENCE_SIGNING_KEY": secrets.token_urlsafe(48),
         "DATABASE_URL": database_url(settings.DATABASES["default"]),
         "REDIS_URL": settings.REDIS_URL,
         "ALLOWED_HOSTS": "legaldocs.example.com",
@@ -46,7 +50,10 @@ def test_check_deploy_reports_nothing_with_the_production_settings(production_en
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-@pytest.mark.parametrize("variable", ["SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS"])
+@pytest.mark.parametrize(
+    "variable",
+    ["SECRET_KEY", "EVIDENCE_SIGNING_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS"],
+)
 def test_production_refuses_to_start_without_a_required_variable(
     production_env, tmp_path, variable
 ):
@@ -63,6 +70,20 @@ def test_production_refuses_a_short_secret_key(production_env):
     production_env["SECRET_KEY"] = "too-short"
     result = _run(production_env, "-c", "import django; django.setup()")
     assert "SECRET_KEY must be at least 50 varied characters" in result.stderr
+
+
+def test_production_refuses_a_short_evidence_signing_key(production_env):
+    production_env["EVIDENCE_SIGNING_KEY"] = "short-evidence-key"
+    result = _run(production_env, "-c", "import django; django.setup()")
+    assert "EVIDENCE_SIGNING_KEY must be at least 32 varied characters" in result.stderr
+
+
+def test_production_never_generates_an_evidence_key_into_the_data_directory(
+    production_env, tmp_path
+):
+    result = _run(production_env, "-c", "import django; django.setup()")
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "evidence_signing_key").exists()
 
 
 def test_production_names_an_invalid_metrics_network(production_env):

@@ -8,7 +8,10 @@ from organizations.models import Organization
 
 
 class Command(BaseCommand):
-    help = "Check the hash chain of the audit trail; report the first broken link."
+    help = (
+        "Check the hash chain of the audit trail and its signed head (EVIDENCE_SIGNING_KEY, "
+        "or one of EVIDENCE_SIGNING_OLD_KEYS); report the first broken link."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--org", help="only this organization (slug)")
@@ -25,11 +28,10 @@ class Command(BaseCommand):
             count = AuditEvent.objects.filter(organization_id=organization_id).count()
             chain_break = verify_chain(organization_id=organization_id)
             if chain_break is None:
-                self.stdout.write(f"{label}: {count} events, chain intact")
+                self.stdout.write(f"{label}: {count} events, chain intact, signed head verified")
             else:
                 broken = True
-                self.stdout.write(
-                    f"{label}: BROKEN at event {chain_break.event_id}: {chain_break.reason}"
-                )
+                where = f" at event {chain_break.event_id}" if chain_break.event_id else ""
+                self.stdout.write(f"{label}: BROKEN{where}: {chain_break.reason}")
         if broken:
             raise CommandError("The audit chain is broken.")
