@@ -27,7 +27,7 @@ def sign_existing_versions(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("legal_documents", "0005_longer_change_reasons"),
+        ("legal_documents", "0006_finalize_questions"),
     ]
 
     operations = [
