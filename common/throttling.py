@@ -14,6 +14,8 @@ from django.core.cache import cache
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from common.redis_client import cache_redis
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -39,8 +41,7 @@ class _UserRateThrottle(BaseThrottle):
         user = request.user
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
         key = cache.make_and_validate_key(f"throttle:{self.scope}:{ident}")
-        client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
-        pipeline = client.pipeline(transaction=False)
+        pipeline = cache_redis().pipeline(transaction=False)
         pipeline.set(key, 0, ex=window, nx=True)
         pipeline.incr(key)
         pipeline.ttl(key)
