@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -77,7 +76,3 @@ def api_key_revoke(*, api_key: ApiKey, actor: Actor | None = None) -> ApiKey:
 @transaction.atomic
 def client_company_create(*, organization: Organization, name: str, details: str) -> ClientCompany:
     return ClientCompany.objects.create(organization=organization, name=name, details=details)
-
-
-def user_label(user: AbstractUser) -> str:
-    return user.email or user.get_username()
