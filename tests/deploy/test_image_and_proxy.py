@@ -11,7 +11,7 @@ import tomllib
 import pytest
 
 from tests.deploy.conftest import ROOT
-from tests.support.debian import ensure_debian_package
+from tests.support.debian import require_debian_tool
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -75,7 +75,7 @@ def test_the_proxy_hides_the_metrics_endpoint():
     "tls_setting", ["internal", "admin@example.com", "/certs/cert.pem /certs/key.pem"]
 )
 def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
-    caddy = ensure_debian_package("caddy", "caddy")
+    caddy = require_debian_tool("caddy", "caddy")
     env = {**os.environ, "SITE_ADDRESS": "docs.example.com", "CADDY_TLS": tls_setting}
     adapted = subprocess.run(
         [str(caddy), "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
@@ -88,7 +88,7 @@ def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
 
 
 def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
-    openssl = ensure_debian_package("openssl", "openssl")
+    openssl = require_debian_tool("openssl", "openssl")
     subprocess.run(
         ["sh", str(ROOT / "deploy" / "make-self-signed-cert.sh"), "docs.internal", str(tmp_path)],
         check=True, capture_output=True,
