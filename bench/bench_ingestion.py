@@ -204,6 +204,10 @@ def service_path(path: Path) -> dict:
     os.environ.setdefault("DATA_DIR", str(ROOT / ".data" / "bench"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
     os.environ["EMBEDDING_PROVIDER"] = "hashing"
+    from config import local_stack
+
+    # The embedded servers of DATA_DIR, when run without `make bench` (which did it already).
+    local_stack.prepare(Path(os.environ["DATA_DIR"]))
     import django
 
     django.setup()
@@ -212,6 +216,7 @@ def service_path(path: Path) -> dict:
 
     from assets.ingestion import asset_process
     from assets.services import asset_delete, asset_upload
+    from assets.storage import temporary_directory
     from organizations.models import Organization
 
     call_command("migrate", verbosity=0)
@@ -220,6 +225,7 @@ def service_path(path: Path) -> dict:
     )
     for leftover in organization.assets.all():
         asset_delete(asset=leftover)
+    temporary_directory()  # TemporaryUploadedFile writes there
     upload = TemporaryUploadedFile(path.name, "text/csv", path.stat().st_size, None)
     with path.open("rb") as source:
         while block := source.read(1 << 20):

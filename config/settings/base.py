@@ -1,38 +1,30 @@
-"""Settings shared by every environment, read from environment variables (see README)."""
+"""Settings shared by every environment, read from environment variables (see README).
+
+Settings only read: they start no server and write no file. On a laptop or in CI,
+DATABASE_URL, REDIS_URL and SECRET_KEY come from `config.local_stack` (embedded servers,
+a key kept in DATA_DIR), which the launcher and manage.py run before Django loads.
+"""
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
+from config import services
 from config.environment import Environment
 from config.logging import logging_config
-from config.services import celery_broker_url, resolve_services
+from config.services import celery_broker_url
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 env = Environment()
 
 DATA_DIR = Path(env.str("DATA_DIR", str(BASE_DIR / ".data"))).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def _local_secret_key() -> str:
-    # Laptops get a random key kept in DATA_DIR, so sessions survive restarts; production
-    # settings require SECRET_KEY instead.
-    key_file = DATA_DIR / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
-
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY") or _local_secret_key()
+SECRET_KEY = services.secret_key(env)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 
-SERVICES = resolve_services(env, DATA_DIR)
-REDIS_URL = SERVICES.redis_url
+REDIS_URL = services.redis_url(env)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -88,7 +80,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": {**SERVICES.database, "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", 0)}}
+DATABASES = {"default": {**services.database(env), "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", 0)}}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Fail fast: a database that does not answer makes requests 503 within seconds, not hang.
 # A DATABASE_URL with `?connect_timeout=N` overrides it.
@@ -155,8 +147,8 @@ ASSET_MAX_UPLOAD_BYTES = env.int("ASSET_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, mi
 # off at ASSET_MAX_UPLOAD_BYTES (assets/uploads.py).
 FILE_UPLOAD_HANDLERS = ["assets.uploads.BoundedTemporaryFileUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# Created on first use (assets/uploads.py), not here: settings write nothing.
 FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
-Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
 CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)
