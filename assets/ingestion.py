@@ -35,13 +35,7 @@ from assets.processing import (
 from assets.processing.conversion import SHEET_MARKER
 from assets.processing.extraction import extract_segments
 from assets.services import asset_mark_failed
-from assets.storage import (
-    asset_key,
-    delete_files,
-    local_copy,
-    store_file,
-    temporary_directory,
-)
+from assets.storage import asset_key, delete_files, local_copy, store_file
 
 logger = logging.getLogger(__name__)
 
@@ -225,7 +219,7 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         if kind in CONVERSIONS:
             converted = stack.enter_context(
                 tempfile.NamedTemporaryFile(
-                    "w+", encoding="utf-8", dir=temporary_directory(), suffix=".conv"
+                    "w+", encoding="utf-8", dir=settings.FILE_UPLOAD_TEMP_DIR, suffix=".conv"
                 )
             )
             segments = _tee_converted(segments, converted, kind)

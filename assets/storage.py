@@ -79,12 +79,6 @@ def delete_files(keys: list[str], *, quiet: bool = False) -> None:
             logger.warning("could not delete stored file %s", key, exc_info=True)
 
 
-def temporary_directory() -> str:
-    """FILE_UPLOAD_TEMP_DIR, created on first use (the settings create nothing)."""
-    Path(settings.FILE_UPLOAD_TEMP_DIR).mkdir(mode=0o700, parents=True, exist_ok=True)
-    return settings.FILE_UPLOAD_TEMP_DIR
-
-
 @contextmanager
 def local_copy(key: str, *, suffix: str = "") -> Iterator[Path]:
     """A path to the stored file on local disk for the duration of the block.
@@ -96,7 +90,7 @@ def local_copy(key: str, *, suffix: str = "") -> Iterator[Path]:
     if is_local(storage):
         yield Path(storage.path(key))
         return
-    with tempfile.TemporaryDirectory(dir=temporary_directory()) as directory:
+    with tempfile.TemporaryDirectory(dir=settings.FILE_UPLOAD_TEMP_DIR) as directory:
         path = Path(directory) / f"asset{suffix}"
         with storage.open(key, "rb") as source, path.open("wb") as target:
             shutil.copyfileobj(source, target, COPY_BLOCK_BYTES)

@@ -25,7 +25,6 @@ from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.files.uploadhandler import TemporaryFileUploadHandler
 
-from assets.storage import temporary_directory
 from common.errors import ApiError
 
 # Multipart framing around one file part: boundaries, part headers (with a long file name).
@@ -69,7 +68,6 @@ class BoundedTemporaryFileUploadHandler(TemporaryFileUploadHandler):
 
     def new_file(self, *args: Any, **kwargs: Any) -> None:
         self.received_bytes = 0
-        temporary_directory()  # the parent class writes there
         super().new_file(*args, **kwargs)
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:

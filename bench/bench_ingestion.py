@@ -216,7 +216,6 @@ def service_path(path: Path) -> dict:
 
     from assets.ingestion import asset_process
     from assets.services import asset_delete, asset_upload
-    from assets.storage import temporary_directory
     from organizations.models import Organization
 
     call_command("migrate", verbosity=0)
@@ -225,7 +224,6 @@ def service_path(path: Path) -> dict:
     )
     for leftover in organization.assets.all():
         asset_delete(asset=leftover)
-    temporary_directory()  # TemporaryUploadedFile writes there
     upload = TemporaryUploadedFile(path.name, "text/csv", path.stat().st_size, None)
     with path.open("rb") as source:
         while block := source.read(1 << 20):

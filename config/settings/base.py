@@ -147,7 +147,7 @@ ASSET_MAX_UPLOAD_BYTES = env.int("ASSET_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, mi
 # off at ASSET_MAX_UPLOAD_BYTES (assets/uploads.py).
 FILE_UPLOAD_HANDLERS = ["assets.uploads.BoundedTemporaryFileUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
-# Created on first use (assets/uploads.py), not here: settings write nothing.
+# Created when the assets app starts (assets/apps.py), not here: settings write nothing.
 FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
 FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
