@@ -34,6 +34,14 @@ def test_the_final_stage_has_no_compiler_and_runs_unprivileged():
     assert "COPY --from=builder /opt/venv /opt/venv" in final
 
 
+def test_the_unprivileged_user_owns_the_whole_data_directory():
+    """Django's start-up during the build (collectstatic) creates DATA_DIR/uploads as root;
+    the web process, running as legaldocs, writes every upload there."""
+    final = _stages()[-1]
+    collectstatic = final.index("manage.py collectstatic")
+    assert re.search(r"chown -R legaldocs:legaldocs /app/data\b", final[collectstatic:])
+
+
 def test_the_image_installs_no_dev_extra_and_never_torch():
     builder = _stages()[0]
     assert re.search(r'pip install "\.\$\{EXTRAS:\+\[\$EXTRAS\]\}"', builder)
