@@ -5,7 +5,8 @@ DATABASE_URL / REDIS_URL), and config/pytest_plugin.py does the same (before the
 are read, which only read the URLs) when pytest is run directly.
 
 Tiers: the tests of tests/e2e, tests/browser and tests/reliability are marked `e2e`,
-`browser` and `reliability` (the load tests also `load`); `make test-fast` runs the rest.
+`browser` and `reliability` (the load tests also `load`, like the 100 MB ingestion test);
+`make test-fast` runs the rest.
 """
 
 from __future__ import annotations
