@@ -110,3 +110,23 @@ def test_the_base_settings_name_a_missing_variable_instead_of_starting_a_server(
     assert outcome["events"] == []
     assert outcome["children"] == []
     assert outcome["data_dir_exists"] is False
+
+
+def test_manage_py_starts_no_server_for_the_production_settings(tmp_path):
+    """manage.py runs the local stack for the local settings only: a production process
+    missing DATABASE_URL stops with the reason, and no embedded server takes its place."""
+    data_dir = tmp_path / "data"
+    env = {key: value for key, value in os.environ.items() if key not in _SERVICE_VARIABLES}
+    env |= {
+        **{name: value for name, value in CONFIGURED.items() if name != "DATABASE_URL"},
+        "DATA_DIR": str(data_dir),
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=settings.BASE_DIR, env=env,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+    assert result.returncode != 0
+    assert "DATABASE_URL must be set in production" in result.stderr
+    assert not data_dir.exists()
