@@ -49,15 +49,16 @@ COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 COPY --chown=root:root . /app
 # Static files are part of the image (served by WhiteNoise). The settings require these
-# variables; nothing is contacted while collecting.
+# variables; nothing is contacted while collecting. Django's start-up (collectstatic) creates
+# /app/data/uploads as root: the whole data directory goes to the unprivileged user.
 RUN SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret-build-only \
     EVIDENCE_SIGNING_KEY=build-only-not-a-secret-build-only-not-a-key \
     DATABASE_URL=postgresql://build@127.0.0.1:5432/build \
     REDIS_URL=redis://127.0.0.1:6379/0 \
     ALLOWED_HOSTS=build \
     python manage.py collectstatic --no-input --verbosity 0 \
-    && mkdir -p /app/data \
-    && chown legaldocs:legaldocs /app/data \
+    && mkdir -p /app/data/uploads \
+    && chown -R legaldocs:legaldocs /app/data \
     && chmod 0755 /app/deploy/docker-entrypoint.sh
 USER legaldocs
 EXPOSE 8000

@@ -6,7 +6,12 @@ EXTRAS ?= dev,local
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: install run test lint format bench clean-data
+# Debian tools some tests drive (executable:package): a browser, the proxy, openssl.
+SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl
+# The unit and API tiers: everything but live processes, browsers, faults and load.
+FAST_TIERS := not e2e and not browser and not reliability and not load
+
+.PHONY: install system-deps run test test-fast lint format bench clean-data
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,11 +20,30 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Idempotent and quick when everything is there; apt-get update only when a tool is missing.
+system-deps:
+	@missing=""; \
+	for pair in $(SYSTEM_DEPS); do \
+		command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "Missing Debian packages:$$missing. Run 'make system-deps' as root on Debian," \
+			"or: apt-get update && apt-get install -y$$missing" >&2; \
+		exit 1; \
+	fi; \
+	echo "Installing Debian packages:$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update -qq && apt-get install -y -qq $$missing
+
 run: install
 	$(BIN)/python -m config.launcher run
 
-test: install
-	$(BIN)/python -m config.launcher test $(PYTEST_ARGS)
+test: install system-deps
+	$(BIN)/python -m config.launcher test --durations=20 $(PYTEST_ARGS)
+
+test-fast: install system-deps
+	$(BIN)/python -m config.launcher test -m "$(FAST_TIERS)" --durations=20 $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

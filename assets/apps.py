@@ -1,5 +1,14 @@
+from pathlib import Path
+
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class AssetsConfig(AppConfig):
     name = "assets"
+
+    def ready(self) -> None:
+        # Uploads and conversions are written here. Created when the app starts (every web,
+        # worker and manage.py process; Django's checks require it), not by the settings,
+        # which only read the environment.
+        Path(settings.FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)

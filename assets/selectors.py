@@ -6,11 +6,10 @@ import logging
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
 from pgvector.django import CosineDistance
 
 from assets.embedding import embedding_provider
-from assets.models import Asset, AssetChunk, AssetStatus
+from assets.models import AssetChunk, AssetStatus
 from common.errors import ApiError
 from organizations.models import Organization
 
@@ -31,14 +30,6 @@ class SearchHit:
     text: str
     location: str
     score: float
-
-
-def asset_list(*, organization: Organization, status: str | None = None) -> QuerySet[Asset]:
-    """The organization's assets, newest first, optionally of one status."""
-    queryset = Asset.objects.filter(organization=organization)
-    if status:
-        queryset = queryset.filter(status=status)
-    return queryset.order_by("-created_at", "-id")
 
 
 def asset_search(*, organization: Organization, query: str, k: int = 10) -> list[SearchHit]:

@@ -31,6 +31,11 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATA_DIR", str(ROOT / ".data" / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
+from config import local_stack  # noqa: E402
+
+# The embedded servers of DATA_DIR, when run without `make bench` (which did it already).
+local_stack.prepare(Path(os.environ["DATA_DIR"]))
+
 import django  # noqa: E402
 
 django.setup()

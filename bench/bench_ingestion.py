@@ -204,6 +204,10 @@ def service_path(path: Path) -> dict:
     os.environ.setdefault("DATA_DIR", str(ROOT / ".data" / "bench"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
     os.environ["EMBEDDING_PROVIDER"] = "hashing"
+    from config import local_stack
+
+    # The embedded servers of DATA_DIR, when run without `make bench` (which did it already).
+    local_stack.prepare(Path(os.environ["DATA_DIR"]))
     import django
 
     django.setup()

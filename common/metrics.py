@@ -4,7 +4,7 @@ What the code reports (call these from services and tasks; they never raise):
 - `observe_generation(document_type=, provider=, seconds=, failed=)` after each generation,
 - `observe_ingestion(file_format=, seconds=, failed=)` after each asset ingestion,
 - `count_refused_handshake(reason=)` for each WebSocket handshake refused unauthenticated,
-or wrap the work in `timed_generation(...)` / `timed_ingestion(...)`.
+or wrap a generation in `timed_generation(...)`.
 
 Queue depth (`legaldocs_celery_queue_depth{queue}`) is read from Redis at scrape time.
 HTTP metrics come from django-prometheus' middleware.
@@ -124,20 +124,6 @@ def timed_generation(*, document_type: str, provider: str) -> Iterator[None]:
             provider=provider,
             seconds=time.perf_counter() - started,
             failed=failed,
-        )
-
-
-@contextmanager
-def timed_ingestion(*, file_format: str) -> Iterator[None]:
-    """Time the block; an exception escaping it counts as a failure and is re-raised."""
-    started = time.perf_counter()
-    failed = True
-    try:
-        yield
-        failed = False
-    finally:
-        observe_ingestion(
-            file_format=file_format, seconds=time.perf_counter() - started, failed=failed
         )
 
 

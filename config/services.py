@@ -1,65 +1,50 @@
-"""Which PostgreSQL and Redis this process talks to: the configured ones, or embedded ones.
+"""Which PostgreSQL and Redis this process talks to, and its secret key: read, never started.
 
-Kept apart from the settings module so that the choice can be tested with a plain dict of
-variables, without starting anything.
+The settings only read DATABASE_URL, REDIS_URL and SECRET_KEY. On a laptop or in CI,
+`config.local_stack` (called by `make run`, `make test`, `make bench`, `manage.py` and the
+pytest plugin before Django loads) starts embedded servers and sets these variables.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded
 from config.environment import Environment
 
 
-@dataclass(frozen=True)
-class ServiceEndpoints:
-    database: dict
-    redis_url: str
-    embedded_database: bool
-    embedded_redis: bool
+def _missing(name: str, what: str) -> ImproperlyConfigured:
+    return ImproperlyConfigured(
+        f"{name} is not set: `make run`, `make test` and `python manage.py` set it to {what} "
+        "under DATA_DIR (config/local_stack.py); anywhere else set it (see .env.example)."
+    )
 
 
-def resolve_services(
-    env: Environment, data_dir: Path, *, start_embedded: bool = True
-) -> ServiceEndpoints:
-    """Use DATABASE_URL / REDIS_URL when set; otherwise start (or reuse) embedded servers.
-
-    With `start_embedded=False` nothing is started and the embedded endpoints are only
-    described (used by tests and by tools that must not start servers).
-    """
+def database(env: Environment) -> dict:
+    """Django's database settings from DATABASE_URL (PostgreSQL only: pgvector is required)."""
     database = env.database("DATABASE_URL")
-    embedded_database = database is None
-    if embedded_database:
-        if start_embedded:
-            postgres = embedded.ensure_postgres(data_dir)
-        else:
-            postgres = embedded.EmbeddedPostgres(socket_dir=str(data_dir / "postgres"))
-        database = Environment({"URL": postgres.url()}).database("URL")
+    if database is None:
+        raise _missing("DATABASE_URL", "an embedded PostgreSQL")
     if database["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL (pgvector is required)")
+    return database
 
-    redis_url = env.str("REDIS_URL")
-    embedded_redis = redis_url is None
-    if embedded_redis:
-        socket_path = (
-            embedded.ensure_redis(data_dir)
-            if start_embedded
-            else embedded.redis_socket_path(data_dir)
-        )
-        redis_url = f"unix://{socket_path}"
-    elif urlsplit(redis_url).scheme not in {"redis", "rediss", "unix"}:
+
+def redis_url(env: Environment) -> str:
+    url = env.str("REDIS_URL")
+    if url is None:
+        raise _missing("REDIS_URL", "an embedded Redis")
+    if urlsplit(url).scheme not in {"redis", "rediss", "unix"}:
         raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
-    return ServiceEndpoints(
-        database=database,
-        redis_url=redis_url,
-        embedded_database=embedded_database,
-        embedded_redis=embedded_redis,
-    )
+    return url
+
+
+def secret_key(env: Environment, name: str = "SECRET_KEY") -> str:
+    key = env.str(name)
+    if key is None:
+        raise _missing(name, "a random key kept")
+    return key
 
 
 def celery_broker_url(redis_url: str) -> str:

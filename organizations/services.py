@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -80,7 +79,3 @@ def client_company_create(
     *, organization: Organization, name: str, details: str | dict[str, Any]
 ) -> ClientCompany:
     return ClientCompany.objects.create(organization=organization, name=name, details=details)
-
-
-def user_label(user: AbstractUser) -> str:
-    return user.email or user.get_username()

@@ -1,7 +1,12 @@
 """Fixtures shared by the whole suite: organizations, members, authenticated API clients.
 
 PostgreSQL and Redis are real: `make test` starts the embedded servers (or uses
-DATABASE_URL / REDIS_URL), and the settings start them too when pytest is run directly.
+DATABASE_URL / REDIS_URL), and config/pytest_plugin.py does the same (before the settings
+are read, which only read the URLs) when pytest is run directly.
+
+Tiers: the tests of tests/e2e, tests/browser and tests/reliability are marked `e2e`,
+`browser` and `reliability` (the load tests also `load`, like the 100 MB ingestion test);
+`make test-fast` runs the rest.
 """
 
 from __future__ import annotations
@@ -21,6 +26,22 @@ from rest_framework.test import APIClient
 
 from organizations.models import Membership, Role
 from tests.factories import MembershipFactory, OrganizationFactory, issue_key
+
+TIERS_BY_FOLDER = {"e2e": "e2e", "browser": "browser", "reliability": "reliability"}
+LOAD_TEST_FILES = {"test_load.py"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests_dir = Path(__file__).resolve().parent
+    for item in items:
+        if not item.path.resolve().is_relative_to(tests_dir):
+            continue
+        relative = item.path.resolve().relative_to(tests_dir)
+        tier = TIERS_BY_FOLDER.get(relative.parts[0]) if len(relative.parts) > 1 else None
+        if tier:
+            item.add_marker(getattr(pytest.mark, tier))
+        if tier == "reliability" and relative.name in LOAD_TEST_FILES:
+            item.add_marker(pytest.mark.load)
 
 
 @dataclass

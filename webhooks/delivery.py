@@ -49,10 +49,6 @@ def retry_delays() -> list[float]:
     return [float(delay) for delay in settings.WEBHOOK_RETRY_DELAYS_SECONDS]
 
 
-def max_attempts() -> int:
-    return len(retry_delays()) + 1
-
-
 def serialize_body(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 

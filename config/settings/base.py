@@ -1,53 +1,35 @@
-"""Settings shared by every environment, read from environment variables (see README)."""
+"""Settings shared by every environment, read from environment variables (see README).
+
+Settings only read: they start no server and write no file. On a laptop or in CI,
+DATABASE_URL, REDIS_URL and SECRET_KEY come from `config.local_stack` (embedded servers,
+a key kept in DATA_DIR), which the launcher and manage.py run before Django loads.
+"""
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 
+from config import services
 from config.environment import Environment
 from config.logging import logging_config
-from config.services import celery_broker_url, resolve_services
+from config.services import celery_broker_url
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 env = Environment()
 
 DATA_DIR = Path(env.str("DATA_DIR", str(BASE_DIR / ".data"))).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def _local_secret(file_name: str) -> str:
-    # Laptops get a random key kept in DATA_DIR, so sessions (and signatures) survive
-    # restarts; production settings require the variable instead.
-    # `make run` starts web, worker and beat at once: the key is written aside and linked
-    # into place, so every process reads the one key that won, never half a file.
-    key_file = DATA_DIR / file_name
-    if not key_file.exists():
-        candidate = DATA_DIR / f".{file_name}.{os.getpid()}"
-        candidate.write_text(secrets.token_urlsafe(50))
-        candidate.chmod(0o600)
-        try:
-            os.link(candidate, key_file)
-        except FileExistsError:
-            pass
-        finally:
-            candidate.unlink()
-    return key_file.read_text().strip()
-
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY") or _local_secret("secret_key")
+SECRET_KEY = services.secret_key(env)
 # Signs audit chain heads, document versions and package manifests (common/evidence.py).
 # Kept outside the database, so that database access alone cannot rewrite the evidence.
-EVIDENCE_SIGNING_KEY = env.str("EVIDENCE_SIGNING_KEY") or _local_secret("evidence_signing_key")
+EVIDENCE_SIGNING_KEY = services.secret_key(env, "EVIDENCE_SIGNING_KEY")
 # Keys used before a rotation: still verify what they signed, never sign anything new.
 EVIDENCE_SIGNING_OLD_KEYS = env.list("EVIDENCE_SIGNING_OLD_KEYS", [])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 
-SERVICES = resolve_services(env, DATA_DIR)
-REDIS_URL = SERVICES.redis_url
+REDIS_URL = services.redis_url(env)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -106,7 +88,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": {**SERVICES.database, "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", 0)}}
+DATABASES = {"default": {**services.database(env), "CONN_MAX_AGE": env.int("DB_CONN_MAX_AGE", 0)}}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Fail fast: a database that does not answer makes requests 503 within seconds, not hang.
 # A DATABASE_URL with `?connect_timeout=N` overrides it.
@@ -177,8 +159,8 @@ MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", 2 * 1024 * 1024, mini
 # off at ASSET_MAX_UPLOAD_BYTES (assets/uploads.py).
 FILE_UPLOAD_HANDLERS = ["assets.uploads.BoundedTemporaryFileUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# Created when the assets app starts (assets/apps.py), not here: settings write nothing.
 FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
-Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
 CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)

@@ -1,9 +1,11 @@
 """Production settings: behind a TLS proxy, real PostgreSQL / Redis / S3, no defaults for secrets.
 
 Required: SECRET_KEY (50+ characters), EVIDENCE_SIGNING_KEY (32+), DATABASE_URL, REDIS_URL,
-ALLOWED_HOSTS. They are checked *before* the base settings are imported, because the base
-settings start embedded PostgreSQL and Redis servers when the URLs are missing (and generate
-local keys); a production process must refuse to start instead. See .env.example and docs/DEPLOY.md.
+ALLOWED_HOSTS, each checked here with an example of its value; a production process refuses
+to start without them.
+Like the base settings, these only read the environment: nothing is started or written
+(manage.py and the launcher start embedded servers for the local settings only). See
+.env.example and docs/DEPLOY.md.
 """
 
 import ipaddress

@@ -1,10 +1,15 @@
-"""Test settings: the suite's own embedded servers (unless URLs are given), fast hashing."""
+"""Test settings: the suite's own data directory, fast hashing.
+
+PostgreSQL and Redis are real: `make test` (config/launcher.py), or the pytest plugin
+(config/pytest_plugin.py) when pytest is run directly, starts the embedded servers of
+.data/test and sets DATABASE_URL / REDIS_URL before these settings are read.
+"""
 
 import os
 from pathlib import Path
 
 # Before base is imported: tests get their own data directory, so `make test` never touches
-# the data of a running `make run`.
+# the data of a running `make run` (config/local_stack.py uses the same default).
 os.environ.setdefault("DATA_DIR", str(Path(__file__).resolve().parents[2] / ".data" / "test"))
 
 from config.settings.base import *  # noqa: F403

@@ -74,8 +74,3 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 def join_blocks(*blocks: str | None) -> str:
     """Non-empty blocks separated by one blank line."""
     return "\n\n".join(block.strip() for block in blocks if block and block.strip())
-
-
-def yes_no(value: bool) -> str:
-    """'Yes' or 'No'."""
-    return "Yes" if value else "No"

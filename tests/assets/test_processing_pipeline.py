@@ -135,6 +135,7 @@ def _write_csv(path: Path, target_bytes: int) -> None:
             row += 10_000
 
 
+@pytest.mark.load  # 100 MB end to end: `make test` runs it, `make test-fast` does not
 @pytest.mark.timeout(240)
 def test_a_100_mb_csv_is_processed_end_to_end_in_bounded_memory(tmp_path: Path) -> None:
     path = tmp_path / "large.csv"

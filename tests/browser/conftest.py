@@ -1,8 +1,8 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against a live admin.
 
-- Chromium is Debian's `/usr/bin/chromium`, installed here through apt when missing (as
-  root); never a browser downloaded by Playwright. A machine where that is impossible fails
-  the tests with the reason: they are never skipped.
+- Chromium is Debian's `/usr/bin/chromium`, installed by `make system-deps` (which
+  `make test` runs first); never a browser downloaded by Playwright. Without it the tests
+  fail naming that target: they are never skipped.
 - The app runs under a real threaded WSGI server on 127.0.0.1 (pytest-django's LiveServer)
   on the test database; generation jobs run in a real Celery worker (`celery_worker_process`).
 - Each test gets a fresh browser with a fresh profile; screenshots go to SCREENSHOTS.
@@ -23,7 +23,7 @@ from pytest_django.live_server_helper import LiveServer
 from audit.services import Actor
 from organizations.admin_access import admin_access_grant
 from organizations.models import Membership
-from tests.support.debian import ensure_debian_package
+from tests.support.debian import require_debian_tool
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
@@ -35,15 +35,10 @@ CHROMIUM_FLAGS = [
 TIMEOUT_MS = 60_000
 
 
-def install_chromium() -> Path:
-    """Debian's chromium, installed with apt-get when it is not there yet."""
-    return ensure_debian_package(str(CHROMIUM), "chromium")
-
-
 @pytest.fixture(scope="package")
 def chromium_path() -> Path:
-    """Path of Debian's Chromium (installed through apt on first use when missing)."""
-    return install_chromium()
+    """Path of Debian's Chromium (`make system-deps` installs it)."""
+    return require_debian_tool(str(CHROMIUM), "chromium")
 
 
 @pytest.fixture(scope="package")

@@ -1,7 +1,10 @@
-"""Settings pick the configured services, or embedded ones when none is configured."""
+"""The services a process uses: read from the environment by the settings, and provided on a
+laptop by the local stack (config/local_stack.py), which the launcher, manage.py and the
+pytest plugin run before Django loads."""
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -10,47 +13,59 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config import embedded, local_stack, services
 from config.environment import Environment
-from config.services import celery_broker_url, resolve_services
-from tests.conftest import database_url
+from config.services import celery_broker_url
+
+CONFIGURED = {
+    "DATABASE_URL": "postgres://app:secret@db.internal:5432/legaldocs",
+    "REDIS_URL": "redis://:pw@cache.internal:6379/0",
+    "SECRET_KEY": "configured-" + "k" * 50,
+}
 
 
-def test_it_uses_the_configured_database_and_redis_without_starting_anything(tmp_path: Path):
-    env = Environment({
-        "DATABASE_URL": "postgres://app:secret@db.internal:5432/legaldocs",
-        "REDIS_URL": "redis://:pw@cache.internal:6379/0",
-    })  # fmt: skip
-    services = resolve_services(env, tmp_path)
-    assert services.database["HOST"] == "db.internal"
-    assert services.database["NAME"] == "legaldocs"
-    assert services.redis_url == "redis://:pw@cache.internal:6379/0"
-    assert not services.embedded_database
-    assert not services.embedded_redis
-    assert list(tmp_path.iterdir()) == []  # no embedded server was started
+def test_the_settings_read_the_configured_database_and_redis():
+    env = Environment(CONFIGURED)
+    database = services.database(env)
+    assert database["HOST"] == "db.internal"
+    assert database["NAME"] == "legaldocs"
+    assert services.redis_url(env) == "redis://:pw@cache.internal:6379/0"
+    assert services.secret_key(env) == CONFIGURED["SECRET_KEY"]
 
 
-def test_it_describes_embedded_services_under_the_data_dir_when_nothing_is_configured(
-    tmp_path: Path,
-):
-    services = resolve_services(Environment({}), tmp_path, start_embedded=False)
-    assert services.embedded_database and services.embedded_redis
-    assert services.database["OPTIONS"]["host"] == str(tmp_path / "postgres")
-    assert services.redis_url == f"unix://{tmp_path.resolve() / 'redis' / 'redis.sock'}"
+def test_the_local_stack_starts_and_writes_nothing_when_everything_is_configured(tmp_path):
+    environ = dict(CONFIGURED)
+    stack = local_stack.prepare(tmp_path / "data", environ)
+
+    assert not stack.embedded_database and not stack.embedded_redis
+    assert environ == {**CONFIGURED, "DATA_DIR": str((tmp_path / "data").resolve())}
+    assert list(tmp_path.iterdir()) == []
 
 
-def test_it_refuses_a_database_that_is_not_postgresql(tmp_path: Path):
+def test_the_local_stack_keeps_one_secret_key_in_the_data_dir(tmp_path):
+    configured = {name: value for name, value in CONFIGURED.items() if name != "SECRET_KEY"}
+    first, second = dict(configured), dict(configured)
+    local_stack.prepare(tmp_path, first)
+    local_stack.prepare(tmp_path, second)
+
+    assert len(first["SECRET_KEY"]) >= 50
+    assert first["SECRET_KEY"] == second["SECRET_KEY"]
+    key_file = tmp_path / local_stack.SECRET_KEY_FILE
+    assert key_file.read_text() == first["SECRET_KEY"]
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert sorted(path.name for path in tmp_path.iterdir()) == [local_stack.SECRET_KEY_FILE]
+
+
+def test_it_refuses_a_database_that_is_not_postgresql():
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
-        resolve_services(Environment({"DATABASE_URL": "sqlite:///x.db"}), tmp_path)
+        services.database(Environment({"DATABASE_URL": "sqlite:///x.db"}))
 
 
 def test_it_names_the_variable_of_a_bad_value():
     with pytest.raises(ImproperlyConfigured, match="DEBUG"):
         Environment({"DEBUG": "perhaps"}).bool("DEBUG", default=False)
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
-        resolve_services(
-            Environment({"DATABASE_URL": "postgres://a@b/c", "REDIS_URL": "http://x"}),
-            Path("/nonexistent"),
-        )
+        services.redis_url(Environment({"REDIS_URL": "http://x"}))
 
 
 def test_celery_spells_a_unix_socket_its_own_way():
@@ -58,37 +73,47 @@ def test_celery_spells_a_unix_socket_its_own_way():
     assert celery_broker_url("redis://h:6379/0") == "redis://h:6379/0"
 
 
-def _settings_of_a_new_process(env: dict[str, str]) -> dict:
+def _manage_py_settings(env: dict[str, str]) -> dict:
     code = (
-        "import django, json; django.setup(); from django.conf import settings as s;"
-        "print(json.dumps({'embedded': s.SERVICES.embedded_database, 'redis': s.REDIS_URL,"
-        " 'name': s.DATABASES['default']['NAME']}))"
+        "import json; from django.conf import settings as s;"
+        "print(json.dumps({'redis': s.REDIS_URL, 'host': s.DATABASES['default']['OPTIONS']"
+        ".get('host') or s.DATABASES['default']['HOST'], 'key': s.SECRET_KEY}))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True,
-        text=True, check=True, cwd=settings.BASE_DIR,
+        [sys.executable, "manage.py", "shell", "-c", code], env=env, capture_output=True,
+        text=True, check=True, cwd=settings.BASE_DIR, timeout=120,
     )  # fmt: skip
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_a_second_process_reaches_the_same_embedded_servers():
-    """Another process (a worker, manage.py) reuses the running servers instead of new ones."""
-    seen = _settings_of_a_new_process(
-        {"DATA_DIR": str(settings.DATA_DIR), "DJANGO_SETTINGS_MODULE": "config.settings.base"}
-    )
-    if settings.SERVICES.embedded_redis:
-        assert seen["redis"] == settings.REDIS_URL
-    assert seen["embedded"] == settings.SERVICES.embedded_database
+def test_manage_py_in_a_second_terminal_reaches_the_running_embedded_servers():
+    """What a `manage.py shell` beside `make run` does: same DATA_DIR, same servers and key."""
+    data_dir = Path(settings.DATA_DIR)
+    postmaster = embedded.running_postmaster(data_dir)
+    ours = settings.DATABASES["default"]
+    our_host = ours.get("OPTIONS", {}).get("host") or ours["HOST"]
+    on_embedded_database = postmaster is not None and str(postmaster.socket_dir) == our_host
+    on_embedded_redis = f"unix://{embedded.redis_socket_path(data_dir)}" == settings.REDIS_URL
+    key_file = data_dir / local_stack.SECRET_KEY_FILE
+    on_local_key = key_file.exists() and key_file.read_text().strip() == settings.SECRET_KEY
+    # Like a new terminal: only what the local stack does not provide is still configured.
+    env = {
+        **os.environ,
+        "DATA_DIR": str(data_dir),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+    }
+    if on_local_key:
+        env.pop("SECRET_KEY", None)
+    if on_embedded_database:
+        env.pop("DATABASE_URL", None)
+    if on_embedded_redis:
+        env.pop("REDIS_URL", None)
 
+    seen = _manage_py_settings(env)
 
-def test_a_process_given_urls_uses_them(db):
-    seen = _settings_of_a_new_process({
-        "DATABASE_URL": database_url(settings.DATABASES["default"]),
-        "REDIS_URL": settings.REDIS_URL,
-        "DJANGO_SETTINGS_MODULE": "config.settings.base",
-    })  # fmt: skip
-    assert seen["embedded"] is False
-    assert seen["name"] == settings.DATABASES["default"]["NAME"]
+    assert seen == {"redis": settings.REDIS_URL, "host": our_host, "key": settings.SECRET_KEY}
+    if on_embedded_database:  # reused, not restarted
+        assert embedded.running_postmaster(data_dir).pid == postmaster.pid
 
 
 def test_a_rate_limit_that_is_not_a_rate_names_its_variable():

@@ -12,7 +12,7 @@ import tomllib
 import pytest
 
 from tests.deploy.conftest import ROOT
-from tests.support.debian import ensure_debian_package
+from tests.support.debian import require_debian_tool
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -33,6 +33,14 @@ def test_the_final_stage_has_no_compiler_and_runs_unprivileged():
     assert "build-essential" not in final and "apt-get install" not in final
     assert re.search(r"^USER legaldocs$", final, flags=re.MULTILINE)
     assert "COPY --from=builder /opt/venv /opt/venv" in final
+
+
+def test_the_unprivileged_user_owns_the_whole_data_directory():
+    """Django's start-up during the build (collectstatic) creates DATA_DIR/uploads as root;
+    the web process, running as legaldocs, writes every upload there."""
+    final = _stages()[-1]
+    collectstatic = final.index("manage.py collectstatic")
+    assert re.search(r"chown -R legaldocs:legaldocs /app/data\b", final[collectstatic:])
 
 
 def test_the_image_installs_no_dev_extra_and_never_torch():
@@ -76,7 +84,7 @@ def test_the_proxy_hides_the_metrics_endpoint():
     "tls_setting", ["internal", "admin@example.com", "/certs/cert.pem /certs/key.pem"]
 )
 def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
-    caddy = ensure_debian_package("caddy", "caddy")
+    caddy = require_debian_tool("caddy", "caddy")
     env = {**os.environ, "SITE_ADDRESS": "docs.example.com", "CADDY_TLS": tls_setting}
     adapted = subprocess.run(
         [str(caddy), "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
@@ -89,7 +97,7 @@ def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
 
 
 def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
-    openssl = ensure_debian_package("openssl", "openssl")
+    openssl = require_debian_tool("openssl", "openssl")
     subprocess.run(
         ["sh", str(ROOT / "deploy" / "make-self-signed-cert.sh"), "docs.internal", str(tmp_path)],
         check=True, capture_output=True,
@@ -149,7 +157,7 @@ def _body_limits_for(routes: list[dict], path: str) -> list[int]:
     ],
 )
 def test_the_proxy_bounds_bodies_to_2_mb_except_on_the_upload_path(path, limit):
-    caddy = ensure_debian_package("caddy", "caddy")
+    caddy = require_debian_tool("caddy", "caddy")
     routes = _adapted_routes(caddy, {"SITE_ADDRESS": "docs.example.com"})
 
     assert _body_limits_for(routes, path) == [limit]

@@ -1,37 +1,24 @@
-"""Debian packages a test needs (a browser, a proxy, openssl): installed when missing.
+"""Debian tools some tests need (a browser, a proxy, openssl), provisioned by `make system-deps`.
 
-CI runs on a fresh machine as root with apt: a missing tool is installed, never a reason to
-skip. Where that is impossible the test fails with the reason.
+`make test` depends on `make system-deps`, which installs what is missing with apt-get (CI
+runs it as root on a fresh machine). Tests never install anything: a missing tool fails
+the test with the command that provides it, never a skip.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 
-def ensure_debian_package(executable: str, package: str) -> Path:
-    """The path of `executable`, after `apt-get install package` if it is not there yet."""
-    found = shutil.which(executable)
-    if found:
-        return Path(found)
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.fail(
-            f"{executable} is missing and cannot be installed here (needs root and apt-get): "
-            f"run `apt-get update && apt-get install -y {package}` as root."
-        )
-    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", package]):
-        result = subprocess.run(
-            command, env=environment, capture_output=True, text=True, timeout=900, check=False
-        )
-        if result.returncode != 0:
-            pytest.fail(f"`{' '.join(command)}` failed:\n{result.stderr[-3000:]}")
+def require_debian_tool(executable: str, package: str) -> Path:
+    """The path of `executable`; the test fails, naming `make system-deps`, when it is missing."""
     found = shutil.which(executable)
     if not found:
-        pytest.fail(f"apt-get installed {package} but {executable} is still missing.")
+        pytest.fail(
+            f"{executable} is missing: run `make system-deps` (as root; it installs the "
+            f"Debian package {package}), or `make test`, which runs it first."
+        )
     return Path(found)

@@ -238,7 +238,9 @@ def control_app(redis_url: str):  # type: ignore[no-untyped-def]
     from config.services import celery_broker_url
 
     if redis_url not in _CONTROL_APPS:
-        _CONTROL_APPS[redis_url] = Celery("control", broker=celery_broker_url(redis_url))
+        _CONTROL_APPS[redis_url] = Celery(
+            "control", broker=celery_broker_url(redis_url), set_as_current=False
+        )
     return _CONTROL_APPS[redis_url]
 
 
