@@ -230,7 +230,10 @@ class LegalDocumentAdmin(
         response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
         return response
 
-    @admin.action(description="Export selected documents (ZIP of Markdown and PDF)")
+    # A read (like the export buttons): every role that views documents, auditors included.
+    @admin.action(
+        description="Export selected documents (ZIP of Markdown and PDF)", permissions=["view"]
+    )
     def export_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         buffer = io.BytesIO()
         exported_count = 0

@@ -85,7 +85,8 @@ class ApiKeyAdmin(OrganizationScopedAdmin):
             f"The new API key is {issued.raw_key} — copy it now, it will not be shown again.",
         )
 
-    @admin.action(description="Revoke selected keys")
+    # Organization admins only: DPOs and auditors view keys but hold no change permission.
+    @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for api_key in queryset.select_related("membership__organization"):
             services.api_key_revoke(api_key=api_key, actor=admin_actor(request))

@@ -5,6 +5,10 @@
   and deleting assets and keeping the client companies.
 - "Organization admins": a DPO's permissions plus API keys and webhook endpoints.
 
+Bulk actions declare the permission they need (`@admin.action(permissions=...)`): DPOs
+export documents, rebuild packages and delete assets; revoking keys, deleting members,
+endpoints or anything else is not theirs; auditors only export (a read).
+
 Rows are always limited to the member's organization by OrganizationScopedAdmin; these
 groups only decide which models and buttons a member gets. Synced after every migrate
 (and flush), so models added by later migrations get their permissions too.

@@ -124,6 +124,10 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Secrets shown once in the admin (new API keys, webhook secrets) are messages: kept in the
+# session (server side), never in the signed-but-readable messages cookie.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = DATA_DIR / "media"
