@@ -54,6 +54,16 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         # The subscribing organization is fixed once created.
         return ["organization"] if obj is not None else []
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # The delivery attempts go with their endpoint (as through the API), although nobody
+        # may delete attempts on their own.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(WebhookDelivery._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        services.webhook_endpoint_delete(endpoint=obj)
+
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
