@@ -9,6 +9,10 @@ hijacking); API keys are not sent by browsers on their own and need no such chec
 Failure behaviour: the handshake is accepted and then closed, because browsers only see a
 close code after the accept: 4401 without valid credentials, 4404 for an unknown document or
 one of another organization. Every attempt is audited as `document.subscribe`.
+
+An open socket is closed with 4401 when the member's access ends (key revoked, user
+deactivated, role changed: organizations/events.py): it also joins the groups of its member
+and key, which receive `access.ended`.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from audit.services import Actor, record_event
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
+from organizations.events import api_key_group, member_group
 from organizations.models import Membership
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -66,7 +71,10 @@ def _client_ip(scope: dict[str, Any]) -> str | None:
 
 
 def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
-    """The member behind the handshake's credentials, or Unauthenticated."""
+    """The member behind the handshake's credentials, or Unauthenticated.
+
+    Records the groups that close the socket when this access ends in `scope["access_groups"]`.
+    """
     headers = _headers(scope)
     ip = _client_ip(scope)
     raw_key = raw_key_from_headers(headers) or _query_key(scope)
@@ -76,6 +84,7 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
         except (AuthenticationFailed, Throttled):
             raise Unauthenticated from None
         membership = api_key.membership
+        scope["access_groups"] = [member_group(membership.pk), api_key_group(api_key.pk)]
         label = f"{membership.user.email or membership.user.get_username()} (key {api_key.prefix})"
         return membership, Actor(label=label, user_id=membership.user_id, ip=ip)
     user = scope.get("user")
@@ -84,6 +93,7 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
     membership = Membership.objects.select_related("organization", "user").filter(user=user).first()
     if membership is None:
         raise Unauthenticated
+    scope["access_groups"] = [member_group(membership.pk)]
     return membership, Actor(label=user.email or user.get_username(), user_id=user.pk, ip=ip)
 
 
@@ -126,6 +136,7 @@ class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
     """Forwards the document group's events as `{"event": NAME, "data": PAYLOAD}` frames."""
 
     group_name: str | None = None
+    access_groups: tuple[str, ...] = ()
 
     async def connect(self) -> None:
         document_id = str(self.scope["url_route"]["kwargs"]["document_id"])
@@ -136,11 +147,21 @@ class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group_name = document_group(document_id)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        self.access_groups = tuple(self.scope.get("access_groups", ()))
+        for group in self.access_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         if self.group_name is not None:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
             self.group_name = None
+        for group in self.access_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.access_groups = ()
+
+    async def access_ended(self, message: dict[str, Any]) -> None:
+        """The key was revoked, the user deactivated or the role changed: reconnect needed."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Clients only listen; anything they send is ignored."""
