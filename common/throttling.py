@@ -24,6 +24,23 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), _PERIODS[period.strip()[0]]
 
 
+def count_in_window(name: str, window: int, *, increment: int = 1) -> tuple[int, int]:
+    """Add `increment` (0 only reads) to the fixed window counter `name`, creating it for
+    `window` seconds if missing; return (count, seconds left). One Redis round trip."""
+    key = cache.make_and_validate_key(name)
+    client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
+    pipeline = client.pipeline(transaction=False)
+    pipeline.set(key, 0, ex=window, nx=True)
+    pipeline.incrby(key, increment)
+    pipeline.ttl(key)
+    _, count, time_to_live = pipeline.execute()
+    return int(count), (int(time_to_live) if time_to_live and time_to_live > 0 else window)
+
+
+def reset_window(name: str) -> None:
+    cache.delete(name)
+
+
 class _UserRateThrottle(BaseThrottle):
     scope = ""
     setting_name = ""
@@ -38,18 +55,10 @@ class _UserRateThrottle(BaseThrottle):
         limit, window = parse_rate(getattr(settings, self.setting_name))
         user = request.user
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
-        key = cache.make_and_validate_key(f"throttle:{self.scope}:{ident}")
-        client = cache._cache.get_client(key, write=True)  # Django's RedisCache client
-        pipeline = client.pipeline(transaction=False)
-        pipeline.set(key, 0, ex=window, nx=True)
-        pipeline.incr(key)
-        pipeline.ttl(key)
-        _, count, time_to_live = pipeline.execute()
+        count, time_to_live = count_in_window(f"throttle:{self.scope}:{ident}", window)
         if count <= limit:
             return True
-        self.wait_seconds = (
-            max(1, int(time_to_live)) if time_to_live and time_to_live > 0 else window
-        )
+        self.wait_seconds = max(1, time_to_live)
         return False
 
     def wait(self) -> float | None:

@@ -7,8 +7,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from organizations import services
+from organizations.admin_login import ThrottledAdminAuthenticationForm
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
 from organizations.models import ApiKey, ClientCompany, Membership, Organization
+
+# Failed admin logins are bounded per user name and per address (organizations/admin_login.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(Organization)
