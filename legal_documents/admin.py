@@ -141,9 +141,7 @@ class LegalDocumentAdmin(
         text = document.content_markdown
         if len(text) > PREVIEW_CHARACTERS:
             text = text[:PREVIEW_CHARACTERS] + "\n… (export the document for the full text)"
-        return format_html(
-            '<pre style="white-space: pre-wrap; max-height: 40em; overflow: auto">{}</pre>', text
-        )
+        return format_html('<pre class="content-preview">{}</pre>', text)
 
     # -- the change page: panels, audited reads, refused saves -------------------------------
 

@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "common.request_context.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "common.content_security.ContentSecurityPolicyMiddleware",
     "common.middleware.ApiErrorEnvelopeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
