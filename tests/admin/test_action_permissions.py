@@ -15,6 +15,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 
 from assets.models import Asset, AssetChunk
@@ -35,8 +36,9 @@ DPO_ACTIONS = {
 }
 # Reads that change nothing; auditors may run them too.
 READ_ACTIONS = {("legaldocument", "export_selected")}
-# Written by every admin request (reads are audited); not part of "what changed".
-CHANGING_ON_READ = {AuditEvent}
+# Written by every admin request (reads are audited, messages live in the session); not
+# part of "what changed".
+CHANGING_ON_READ = {AuditEvent, Session}
 
 
 def every_action() -> list[tuple[Any, str, Any]]:
