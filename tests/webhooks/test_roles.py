@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from audit.models import AuditEvent
 from tests.admin.conftest import staff
 from tests.conftest import make_caller
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
@@ -84,6 +85,7 @@ def test_only_organization_admins_create_endpoints_in_the_admin(dpo, role):
     )
     created = WebhookEndpoint.objects.filter(url="https://admin-created.example.com/h").exists()
     assert created == (role in MANAGES), response.status_code
+    assert AuditEvent.objects.filter(action="webhook.create").exists() == created
     if role not in MANAGES:
         assert response.status_code == 403
 
@@ -95,5 +97,7 @@ def test_only_organization_admins_delete_endpoints_in_the_admin(dpo, endpoint, r
         reverse("admin:webhooks_webhookendpoint_delete", args=[endpoint.pk]), {"post": "yes"}
     )
     assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists() == (role not in MANAGES)
+    deleted = AuditEvent.objects.filter(action="webhook.delete", object_id=str(endpoint.pk))
+    assert deleted.exists() == (role in MANAGES)
     if role not in MANAGES:
         assert response.status_code == 403
