@@ -1,20 +1,17 @@
-"""Secrets shown once in the admin (new API keys) never travel in a cookie."""
+"""Secrets shown once in the admin (new API keys) never travel in a cookie (webhook secrets:
+tests/webhooks/test_roles.py)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.contrib.messages.storage.cookie import MessageSerializer
-from django.core import signing
 from django.urls import reverse
 
 from organizations.keys import hash_key
 from organizations.models import ApiKey, Role
 from tests.admin.conftest import other_member
-
-# django.contrib.messages.storage.cookie.CookieStorage.key_salt
-MESSAGES_SALT = "django.contrib.messages"
+from tests.admin.support import readable
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +30,3 @@ def test_a_new_api_keys_secret_is_shown_but_never_set_in_a_cookie(dpo):
     assert hash_key(raw_key) == api_key.key_hash
     for morsel in [*response.cookies.values(), *page.cookies.values()]:
         assert raw_key not in readable(morsel.value), morsel.key
-
-
-def readable(value: str) -> str:
-    """The cookie as anybody holding it reads it: signed values are compressed, not secret."""
-    try:
-        signer = signing.get_cookie_signer(salt=MESSAGES_SALT)
-        return str(signer.unsign_object(value, serializer=MessageSerializer))
-    except signing.BadSignature:
-        return value

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from tests.admin.conftest import staff
+from tests.admin.support import readable
 from tests.conftest import make_caller
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 from webhooks.models import WebhookEndpoint
@@ -101,3 +102,23 @@ def test_only_organization_admins_delete_endpoints_in_the_admin(dpo, endpoint, r
     assert deleted.exists() == (role in MANAGES)
     if role not in MANAGES:
         assert response.status_code == 403
+
+
+def test_a_new_webhook_secret_is_shown_but_never_set_in_a_cookie(dpo):
+    """Shown once on the next page; kept in the session, never in the messages cookie."""
+    admin_member = staff(make_caller("admin", organization=dpo.organization))
+    response = admin_member.client.post(
+        reverse("admin:webhooks_webhookendpoint_add"),
+        {
+            "organization": str(dpo.organization.pk),
+            "url": "https://cookie-check.example.com/h",
+            "events": ["document.created"],
+            "is_active": "on",
+        },
+    )
+    assert response.status_code == 302, response.content
+    secret = WebhookEndpoint.objects.get(url="https://cookie-check.example.com/h").get_secret()
+    page = admin_member.client.get(response["Location"])
+    assert secret in page.content.decode()
+    for morsel in [*response.cookies.values(), *page.cookies.values()]:
+        assert secret not in readable(morsel.value), morsel.key
