@@ -6,15 +6,22 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import CharField, QuerySet
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 
 from audit.models import AuditEvent
 from audit.services import record_event, verify_chain
-from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
-from organizations.models import Membership, Organization
+from legal_documents.models import LegalDocument
+from organizations.admin_scoping import (
+    OrganizationScopedAdmin,
+    admin_actor,
+    admin_membership,
+    admin_organization,
+)
+from organizations.models import Membership, Organization, Role
 
 
 class ActorUserFilter(admin.SimpleListFilter):
@@ -62,6 +69,19 @@ class AuditEventAdmin(OrganizationScopedAdmin):
     date_hierarchy = "at"
     list_select_related = ["organization"]
     readonly_fields = [field.name for field in AuditEvent._meta.fields]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        """Admins and auditors: the organization's trail. DPOs: the events of the documents
+        they see in the admin (their organization's), not the keys, members and logins
+        (e-mail and IP addresses) of everybody else; the API does not give DPOs the trail."""
+        queryset = super().get_queryset(request)
+        membership = admin_membership(request)
+        if request.user.is_superuser or membership is None or membership.role != Role.DPO:
+            return queryset
+        visible_documents = LegalDocument.objects.filter(
+            organization=membership.organization
+        ).values_list(Cast("id", output_field=CharField()), flat=True)
+        return queryset.filter(object_type="document", object_id__in=visible_documents)
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False

@@ -26,21 +26,32 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), _PERIODS[period.strip()[0]]
 
 
-def hit(*, name: str, rate: str) -> tuple[bool, int | None]:
-    """Count one hit on the budget `name` ("10/min"): (allowed, seconds to wait if not).
+def count_in_window(name: str, window: int, *, increment: int = 1) -> tuple[int, int]:
+    """Add `increment` (0 only reads) to the fixed window counter `name`, creating it for
+    `window` seconds if missing; return (count, seconds left). One Redis round trip.
 
     Raises redis errors: the caller decides whether an unavailable limiter refuses.
     """
-    limit, window = parse_rate(rate)
-    key = cache.make_and_validate_key(f"throttle:{name}")
+    key = cache.make_and_validate_key(name)
     pipeline = cache_redis().pipeline(transaction=False)
     pipeline.set(key, 0, ex=window, nx=True)
-    pipeline.incr(key)
+    pipeline.incrby(key, increment)
     pipeline.ttl(key)
     _, count, time_to_live = pipeline.execute()
+    return int(count), (int(time_to_live) if time_to_live and time_to_live > 0 else window)
+
+
+def reset_window(name: str) -> None:
+    cache.delete(name)
+
+
+def hit(*, name: str, rate: str) -> tuple[bool, int | None]:
+    """Count one hit on the budget `name` ("10/min"): (allowed, seconds to wait if not)."""
+    limit, window = parse_rate(rate)
+    count, time_to_live = count_in_window(f"throttle:{name}", window)
     if count <= limit:
         return True, None
-    return False, max(1, int(time_to_live)) if time_to_live and time_to_live > 0 else window
+    return False, max(1, time_to_live)
 
 
 def websocket_handshake_allowed(*, address: str | None) -> bool:

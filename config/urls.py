@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from common.health import healthz
 from common.metrics import metrics_view
@@ -20,7 +20,9 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # internal network or token only
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves its start-up script from this URL (?script=): no inline script,
+    # as the Content-Security-Policy requires (common/content_security.py).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_patterns)),
     # docs/API.md: every path is also served without the prefix, with the same behaviour.
     # Its own namespace, so that reverse("asset-download", ...) names the canonical path.

@@ -141,9 +141,7 @@ class LegalDocumentAdmin(
         text = document.content_markdown
         if len(text) > PREVIEW_CHARACTERS:
             text = text[:PREVIEW_CHARACTERS] + "\n… (export the document for the full text)"
-        return format_html(
-            '<pre style="white-space: pre-wrap; max-height: 40em; overflow: auto">{}</pre>', text
-        )
+        return format_html('<pre class="content-preview">{}</pre>', text)
 
     # -- the change page: panels, audited reads, refused saves -------------------------------
 
@@ -230,7 +228,10 @@ class LegalDocumentAdmin(
         response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
         return response
 
-    @admin.action(description="Export selected documents (ZIP of Markdown and PDF)")
+    # A read (like the export buttons): every role that views documents, auditors included.
+    @admin.action(
+        description="Export selected documents (ZIP of Markdown and PDF)", permissions=["view"]
+    )
     def export_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         buffer = io.BytesIO()
         exported_count = 0

@@ -13,6 +13,10 @@ for an unknown document or one of another organization. Attempts of an authentic
 are audited as `document.subscribe`; throttled and unauthenticated handshakes are only
 counted (`legaldocs_websocket_handshakes_refused_total`), so that an anonymous loop cannot
 grow the audit chain.
+
+An open socket is closed with 4401 when the member's access ends (key revoked, user
+deactivated, role changed: organizations/events.py): it also joins the groups of its member
+and key, which receive `access.ended`.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from common.throttling import websocket_handshake_allowed
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
+from organizations.events import api_key_group, member_group
 from organizations.models import Membership
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -75,7 +80,10 @@ def _client_ip(scope: dict[str, Any]) -> str | None:
 
 
 def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
-    """The member behind the handshake's credentials, or Unauthenticated."""
+    """The member behind the handshake's credentials, or Unauthenticated.
+
+    Records the groups that close the socket when this access ends in `scope["access_groups"]`.
+    """
     headers = _headers(scope)
     ip = _client_ip(scope)
     raw_key = raw_key_from_headers(headers) or _query_key(scope)
@@ -85,6 +93,7 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
         except (AuthenticationFailed, Throttled):
             raise Unauthenticated from None
         membership = api_key.membership
+        scope["access_groups"] = [member_group(membership.pk), api_key_group(api_key.pk)]
         label = f"{membership.user.email or membership.user.get_username()} (key {api_key.prefix})"
         return membership, Actor(
             label=label, user_id=membership.user_id, ip=ip, key_prefix=api_key.prefix
@@ -95,6 +104,7 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
     membership = Membership.objects.select_related("organization", "user").filter(user=user).first()
     if membership is None:
         raise Unauthenticated
+    scope["access_groups"] = [member_group(membership.pk)]
     return membership, Actor(label=user.email or user.get_username(), user_id=user.pk, ip=ip)
 
 
@@ -155,6 +165,7 @@ class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
     """Forwards the document group's events as `{"event": NAME, "data": PAYLOAD}` frames."""
 
     group_name: str | None = None
+    access_groups: tuple[str, ...] = ()
 
     async def connect(self) -> None:
         document_id = str(self.scope["url_route"]["kwargs"]["document_id"])
@@ -167,11 +178,21 @@ class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group_name = document_group(document_id)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        self.access_groups = tuple(self.scope.get("access_groups", ()))
+        for group in self.access_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         if self.group_name is not None:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
             self.group_name = None
+        for group in self.access_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.access_groups = ()
+
+    async def access_ended(self, message: dict[str, Any]) -> None:
+        """The key was revoked, the user deactivated or the role changed: reconnect needed."""
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Clients only listen; anything they send is ignored."""

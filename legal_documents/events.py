@@ -7,13 +7,12 @@ channels-redis' "Event loop is closed" (docs/PITFALLS.md).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 from typing import Any, Literal, TypedDict
 
-from channels.layers import get_channel_layer
 from django.conf import settings
+
+from common.channel_groups import send_to_group
 
 logger = logging.getLogger(__name__)
 
@@ -52,36 +51,11 @@ def event_name(name: str) -> str:
     return f"{settings.EVENTS_SERVICE_NAME}.event.{name}"
 
 
-_loop_lock = threading.RLock()
-_loop: asyncio.AbstractEventLoop | None = None
-
-
-def _process_loop() -> asyncio.AbstractEventLoop:
-    global _loop
-    with _loop_lock:
-        if _loop is None or _loop.is_closed():
-            _loop = asyncio.new_event_loop()
-        return _loop
-
-
 def _group_send(document_id: Any, name: str, payload: dict[str, Any]) -> None:
     """Best effort: a lost progress frame must never fail the work that produced it."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message = {"type": "document.event", "event": event_name(name), "data": payload}
     try:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            with _loop_lock:
-                _process_loop().run_until_complete(
-                    layer.group_send(document_group(document_id), message)
-                )
-        else:  # called from async code: hand over to a thread with its own loop
-            from asgiref.sync import async_to_sync
-
-            async_to_sync(layer.group_send)(document_group(document_id), message)
+        send_to_group(document_group(document_id), message)
     except Exception:
         logger.warning("could not send %s for document %s", name, document_id, exc_info=True)
 

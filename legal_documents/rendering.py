@@ -77,7 +77,7 @@ def markdown_to_text(markdown: str) -> str:
     return _MARKDOWN_DECORATION.sub("", text).strip() + "\n"
 
 
-_PAGE_STYLE = """
+PAGE_STYLE = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; line-height: 1.45;
        color: #1a1a1a; max-width: 52em; margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 20pt; } h2 { font-size: 15pt; margin-top: 1.6em; } h3 { font-size: 12pt; }
@@ -94,6 +94,6 @@ def render_html_page(markdown: str, *, title: str) -> str:
     body = markdown_to_safe_html(markdown)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n<style>{_PAGE_STYLE}</style>\n</head>\n"
+        f"<title>{escape(title)}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n"
         f"<body>\n{body}</body>\n</html>\n"
     )

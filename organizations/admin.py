@@ -7,9 +7,13 @@ from django.db.models import JSONField, QuerySet
 from django.http import HttpRequest
 
 from organizations import services
+from organizations.admin_login import ThrottledAdminAuthenticationForm
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
 from organizations.fields import CompanyDetailsFormField
 from organizations.models import ApiKey, ClientCompany, Membership, Organization
+
+# Failed admin logins are bounded per user name and per address (organizations/admin_login.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(Organization)
@@ -87,7 +91,8 @@ class ApiKeyAdmin(OrganizationScopedAdmin):
             f"The new API key is {issued.raw_key} — copy it now, it will not be shown again.",
         )
 
-    @admin.action(description="Revoke selected keys")
+    # Organization admins only: DPOs and auditors view keys but hold no change permission.
+    @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for api_key in queryset.select_related("membership__organization"):
             services.api_key_revoke(api_key=api_key, actor=admin_actor(request))

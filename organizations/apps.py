@@ -7,11 +7,13 @@ class OrganizationsConfig(AppConfig):
 
     def ready(self) -> None:
         from organizations import (
+            events,
             key_cache,
             schema,  # noqa: F401 - registers the OpenAPI extensions
         )
         from organizations.auditors import sync_admin_groups
 
         key_cache.connect_signals()
+        events.connect_signals()
         # Not tied to this app: the groups need the permissions of apps migrated after it.
         post_migrate.connect(sync_admin_groups, dispatch_uid="organizations.sync_admin_groups")

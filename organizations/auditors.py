@@ -1,9 +1,14 @@
 """The admin's groups: what each role may do in the back-office.
 
-- "Auditors": the view permission of every model a DPO works with, nothing else.
+- "Auditors": the view permission of every model a DPO works with (webhook endpoints and
+  their deliveries included), nothing else.
 - "DPOs": the same views, plus running the document flow, requesting packages, uploading
   and deleting assets and keeping the client companies.
 - "Organization admins": a DPO's permissions plus API keys and webhook endpoints.
+
+Bulk actions declare the permission they need (`@admin.action(permissions=...)`): DPOs
+export documents, rebuild packages and delete assets; revoking keys, deleting members,
+endpoints or anything else is not theirs; auditors only export (a read).
 
 Rows are always limited to the member's organization by OrganizationScopedAdmin; these
 groups only decide which models and buttons a member gets. Synced after every migrate
@@ -21,7 +26,9 @@ from django.db.models import Q
 AUDITORS_GROUP = "Auditors"
 DPOS_GROUP = "DPOs"
 ORGANIZATION_ADMINS_GROUP = "Organization admins"
-VIEWED_APPS = ("organizations", "audit", "legal_documents", "assets")
+# Webhook endpoints and their deliveries are listed by every role (as in the API); only
+# organization admins add, change or delete endpoints.
+VIEWED_APPS = ("organizations", "audit", "legal_documents", "assets", "webhooks")
 
 DPO_PERMISSIONS = (
     "legal_documents.add_legaldocument",
@@ -36,11 +43,9 @@ ORGANIZATION_ADMIN_PERMISSIONS = (
     *DPO_PERMISSIONS,
     "organizations.add_apikey",
     "organizations.change_apikey",
-    "webhooks.view_webhookendpoint",
     "webhooks.add_webhookendpoint",
     "webhooks.change_webhookendpoint",
     "webhooks.delete_webhookendpoint",
-    "webhooks.view_webhookdelivery",
 )
 
 

@@ -4,6 +4,12 @@ Every API request authenticates; resolving the key from Redis instead of a four-
 keeps reads fast. Any change to a key, a membership, a user or an organization forgets the
 affected entries at once (signals below), so a revoked key, a deactivated user or a new role
 takes effect on the next request; the short time to live bounds anything else.
+
+A request that read a key just before its revocation must not write it back into the cache
+after the revocation forgot it. Each prefix has a generation counter: forgetting bumps it
+(at once, and again when the transaction commits, since a request in between still reads the
+old row), a snapshot records the generation read before the database was, and a snapshot of
+an older generation is ignored.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Model
 from django.db.models.signals import post_delete, post_save
 
@@ -21,6 +28,9 @@ from organizations.models import ApiKey, Membership, Organization
 logger = logging.getLogger(__name__)
 
 TIME_TO_LIVE_SECONDS = 30
+# Far longer than a snapshot lives: a counter expiring resets to 0 only once every snapshot
+# written under an older value has expired too.
+GENERATION_TIME_TO_LIVE_SECONDS = 24 * 3600
 _USER_FIELDS = ("id", "username", "email", "is_active", "is_staff", "is_superuser")
 _MEMBERSHIP_FIELDS = ("id", "user_id", "organization_id", "role", "created_at")
 _ORGANIZATION_FIELDS = ("id", "name", "slug", "plan", "container_name", "created_at")
@@ -32,6 +42,18 @@ _KEY_FIELDS = (
 
 def _cache_key(prefix: str) -> str:
     return f"api-key:{prefix}"
+
+
+def _generation_key(prefix: str) -> str:
+    return f"api-key-generation:{prefix}"
+
+
+def current_generation(prefix: str) -> int | None:
+    """The prefix's generation (0 if never forgotten); None when the cache cannot say."""
+    try:
+        return int(cache.get(_generation_key(prefix), 0))
+    except Exception:
+        return None
 
 
 def _in_model_order(model: type[Model], fields: tuple[str, ...]) -> list[str]:
@@ -49,8 +71,16 @@ def _rebuild(model: type[Model], fields: tuple[str, ...], values: list[Any]) -> 
 
 
 def remember(api_key: ApiKey) -> None:
+    """Cache what `api_key_by_prefix` returned, unless the key was forgotten since it was read.
+
+    Keys not read through `api_key_by_prefix` carry no generation and are not cached.
+    """
+    generation = getattr(api_key, "_cache_generation", None)
+    if generation is None:
+        return
     membership = api_key.membership
     snapshot = {
+        "generation": generation,
         "key": _values(api_key, _KEY_FIELDS),
         "membership": _values(membership, _MEMBERSHIP_FIELDS),
         "user": _values(membership.user, _USER_FIELDS),
@@ -65,16 +95,21 @@ def remember(api_key: ApiKey) -> None:
 def api_key_by_prefix(prefix: str) -> ApiKey | None:
     """The key with its membership, user and organization (from the cache when fresh)."""
     try:
-        snapshot = cache.get(_cache_key(prefix))
+        found = cache.get_many([_cache_key(prefix), _generation_key(prefix)])
+        snapshot = found.get(_cache_key(prefix))
+        generation: int | None = int(found.get(_generation_key(prefix), 0))
     except Exception:
-        snapshot = None
-    if snapshot is None:
+        snapshot, generation = None, None
+    if snapshot is None or snapshot.get("generation") != generation:
+        # The generation is read before the row: a revocation committed after this read
+        # bumps it, so what is cached below is ignored from then on.
         api_key = (
             ApiKey.objects.select_related("membership__user", "membership__organization")
             .filter(prefix=prefix)
             .first()
         )
         if api_key is not None:
+            api_key._cache_generation = generation  # type: ignore[attr-defined]
             remember(api_key)
         return api_key
     user = _rebuild(get_user_model(), _USER_FIELDS, snapshot["user"])
@@ -84,16 +119,28 @@ def api_key_by_prefix(prefix: str) -> ApiKey | None:
     membership.organization = organization
     api_key = _rebuild(ApiKey, _KEY_FIELDS, snapshot["key"])
     api_key.membership = membership
+    api_key._cache_generation = generation  # type: ignore[attr-defined]
     return api_key
 
 
-def forget(prefixes: list[str]) -> None:
-    if not prefixes:
-        return
+def _forget_now(prefixes: list[str]) -> None:
     try:
+        for prefix in prefixes:
+            key = _generation_key(prefix)
+            if not cache.add(key, 1, timeout=GENERATION_TIME_TO_LIVE_SECONDS):
+                cache.incr(key)
         cache.delete_many([_cache_key(prefix) for prefix in prefixes])
     except Exception:
         logger.warning("could not forget cached API keys %s", prefixes, exc_info=True)
+
+
+def forget(prefixes: list[str]) -> None:
+    """Invalidate the entries now and again once the current transaction commits."""
+    if not prefixes:
+        return
+    _forget_now(prefixes)
+    # Until the commit, other connections still read the old rows and may cache them.
+    transaction.on_commit(lambda: _forget_now(prefixes), robust=True)
 
 
 def _forget_key(sender: type[Model], instance: ApiKey, **kwargs: Any) -> None:

@@ -43,3 +43,4 @@ class IsOrganizationMember(permissions.BasePermission):
 
 
 ADMIN_AND_AUDITOR = frozenset({Role.ADMIN, Role.AUDITOR})
+ADMIN_ONLY = frozenset({Role.ADMIN})

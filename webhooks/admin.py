@@ -8,7 +8,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
-from organizations.admin_scoping import OrganizationScopedAdmin
+from audit.services import record_event
+from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor
 from webhooks import services, ssrf
 from webhooks.endpoint_secrets import generate_secret
 from webhooks.events import DOCUMENT_EVENTS
@@ -42,6 +43,20 @@ class WebhookEndpointForm(forms.ModelForm):
         return cleaned
 
 
+def _audit(
+    request: HttpRequest, organization: Any, action: str, endpoint_id: Any, details: dict
+) -> None:
+    """As the API records it (`webhook.create`, `webhook.delete`), marked as via the admin."""
+    record_event(
+        organization=organization,
+        actor=admin_actor(request),
+        action=f"webhook.{action}",
+        object_type="webhook",
+        object_id=endpoint_id,
+        details=details,
+    )
+
+
 @admin.register(WebhookEndpoint)
 class WebhookEndpointAdmin(OrganizationScopedAdmin):
     form = WebhookEndpointForm
@@ -54,6 +69,23 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         # The subscribing organization is fixed once created.
         return ["organization"] if obj is not None else []
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # The delivery attempts go with their endpoint (as through the API), although nobody
+        # may delete attempts on their own.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(WebhookDelivery._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        details = {"url": obj.url, "events": obj.events, "via": "admin"}
+        organization, endpoint_id = obj.organization, obj.pk
+        services.webhook_endpoint_delete(endpoint=obj)
+        _audit(request, organization, "delete", endpoint_id, details)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for endpoint in queryset.select_related("organization"):
+            self.delete_model(request, endpoint)
+
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
@@ -61,6 +93,13 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         secret = generate_secret()
         obj.set_secret(secret)
         super().save_model(request, obj, form, change)
+        _audit(
+            request,
+            obj.organization,
+            "create",
+            obj.pk,
+            {"url": obj.url, "events": obj.events, "via": "admin"},
+        )
         messages.warning(
             request,
             f"Signing secret of {obj.url} (copy it now, it is not shown again): {secret}",

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.pagination import envelope_pagination
+from organizations.permissions import ADMIN_ONLY
 from organizations.viewsets import OrganizationScopedViewSet
 from webhooks import services
 from webhooks.models import WebhookEndpoint
@@ -21,18 +22,26 @@ from webhooks.serializers import (
     WebhookEndpointSerializer,
 )
 
+MANAGING_ACTIONS = frozenset({"create", "destroy"})
+
 
 @extend_schema(tags=["webhooks"])
 class WebhookEndpointViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
     """Endpoints of the caller's organization (business and enterprise plans).
 
-    Every member reads; admins and DPOs register and delete (the base refuses auditors).
+    Every member lists endpoints and their deliveries; only organization admins register
+    and delete them (the same policy as the admin, organizations/auditors.py).
     """
 
     queryset = WebhookEndpoint.objects.all()
     serializer_class = WebhookEndpointSerializer
     pagination_class = envelope_pagination("webhooks")
     audit_object_type = "webhook"
+
+    @property
+    def allowed_roles(self) -> frozenset[str] | None:
+        """Read by IsOrganizationMember: the roles allowed for the current action."""
+        return ADMIN_ONLY if self.action in MANAGING_ACTIONS else None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # authentication and roles first

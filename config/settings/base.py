@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (admin, API docs) from STATIC_ROOT, as collected by `make run` or the image.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "common.content_security.ContentSecurityPolicyMiddleware",
     "common.middleware.ApiErrorEnvelopeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -123,6 +124,10 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Secrets shown once in the admin (new API keys, webhook secrets) are messages: kept in the
+# session (server side), never in the signed-but-readable messages cookie.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.contrib.messages.storage.cookie import MessageSerializer
+from django.core import signing
 from django.urls import reverse
 
 from legal_documents.models import LegalDocument
@@ -28,3 +30,16 @@ def add_url(document_type: str | None = None) -> str:
 def run_job(document: LegalDocument) -> LegalDocument:
     """Run the document's queued job in-process (the real worker runs in the browser tests)."""
     return flow.run_job(str(document.pk))
+
+
+# django.contrib.messages.storage.cookie.CookieStorage.key_salt
+MESSAGES_SALT = "django.contrib.messages"
+
+
+def readable(value: str) -> str:
+    """The cookie as anybody holding it reads it: signed values are compressed, not secret."""
+    try:
+        signer = signing.get_cookie_signer(salt=MESSAGES_SALT)
+        return str(signer.unsign_object(value, serializer=MessageSerializer))
+    except signing.BadSignature:
+        return value

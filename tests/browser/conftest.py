@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
 from audit.services import Actor
@@ -82,8 +82,19 @@ def browser_context(
         viewport={"width": 1280, "height": 900},
     )
     context.set_default_timeout(TIMEOUT_MS)
+    violations: list[str] = []
+    context.on("console", lambda message: violations.extend(csp_violation(message)))
     yield context
     context.close()
+    # Every page a browser test opens runs under the Content-Security-Policy without breaking it.
+    assert violations == [], violations
+
+
+def csp_violation(message: ConsoleMessage) -> list[str]:
+    """Chromium reports a refused script, style or other resource on the console."""
+    if "Content Security Policy" not in message.text:
+        return []
+    return [f"{message.location.get('url')}: {message.text}"]
 
 
 @pytest.fixture

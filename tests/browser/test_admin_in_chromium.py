@@ -173,3 +173,31 @@ def test_the_status_line_follows_a_running_job_without_a_reload(page, admin_serv
     expect(page.locator("#document-status .version-value")).to_have_text("7")
     expect(page.locator("#status-reload .reload-link")).to_be_visible()
     assert page.evaluate("window.loadedOnce") is True
+
+
+def test_the_admin_pages_run_under_the_content_security_policy(page, admin_server, screenshots):
+    """Every list, a document's page (flow script, preview) and the API docs: no violation."""
+    dpo_caller = make_caller(Role.DPO)
+    document = generated_document(dpo_caller)
+    dpo = admin_user(dpo_caller.membership)
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text))
+    log_in(page, admin_server, dpo)
+    urls = [
+        reverse("admin:index"),
+        reverse("admin:legal_documents_legaldocument_change", args=[document.pk]),
+        reverse("admin:legal_documents_legaldocument_add"),
+        reverse("admin:legal_documents_asset_search"),
+        reverse("admin:audit_auditevent_changelist"),
+        reverse("admin:webhooks_webhookendpoint_changelist"),
+        reverse("admin:organizations_clientcompany_add"),
+        reverse("api-docs"),
+    ]
+    for url in urls:
+        response = page.goto(admin_server.url + url)
+        assert response is not None and response.ok, url
+        assert "script-src 'self'" in response.headers["content-security-policy"], url
+    page.goto(admin_server.url + urls[1])
+    page.screenshot(path=screenshots / "csp-document-page.png", full_page=True)
+    refused = [text for text in violations if "Content Security Policy" in text]
+    assert refused == []

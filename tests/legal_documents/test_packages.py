@@ -17,6 +17,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from audit.models import AuditEvent
+from audit.services import Actor, record_event
 from legal_documents.models import DocumentationPackage, LegalDocument, Status
 from legal_documents.packages.manifest import sha256_bytes
 from legal_documents.tasks import (
@@ -313,3 +314,24 @@ def test_package_builds_go_to_their_own_queue():
 
     assert queue_of(build_documentation_package_task.name) == "packages"
     assert queue_of("legal_documents.tasks.generate_document_task") == "generation"
+
+
+def test_a_dpos_package_carries_only_the_packaged_documents_audit_events(dpo, documents, tmp_path):
+    """Not the organization's trail: no key issued, no refused login (e-mails, addresses)."""
+    record_event(
+        organization=dpo.organization,
+        actor=Actor(label="key:abc", ip="203.0.113.9"),
+        action="auth.api_key",
+        outcome="denied",
+    )
+    assert AuditEvent.objects.filter(organization=dpo.organization, object_type="api_key")
+    zip_path = download(dpo, request_package(dpo), tmp_path / "package.zip")
+    with zipfile.ZipFile(zip_path) as archive:
+        lines = archive.read("audit/audit-events.jsonl").splitlines()
+    events = [json.loads(line) for line in lines]
+    assert events
+    packaged = {str(document.pk) for document in documents[:2]}
+    assert {(event["objectType"], event["objectId"]) for event in events} <= {
+        ("document", document_id) for document_id in packaged
+    }
+    assert "203.0.113.9" not in b"\n".join(lines).decode()

@@ -83,11 +83,13 @@ def test_the_development_switches_admit_http_and_loopback(settings):
         "http://hooks.example.com/hook",
     ],
 )
-def test_registration_refuses_unsafe_targets_with_the_reason(dpo, dns, settings, url):
+def test_registration_refuses_unsafe_targets_with_the_reason(org_admin, dns, settings, url):
     settings.WEBHOOKS_ALLOW_HTTP = False
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     dns["internal.example.com"] = ["10.1.2.3"]
-    response = dpo.client.post(URL, {"url": url, "events": ["document.created"]}, format="json")
+    response = org_admin.client.post(
+        URL, {"url": url, "events": ["document.created"]}, format="json"
+    )
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["code"] == "VALIDATION_ERROR"
