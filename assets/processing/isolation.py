@@ -132,8 +132,8 @@ def _last_record(result_path: Path) -> dict[str, Any]:
 
 
 def _python_path() -> str:
-    current = os.environ.get("PYTHONPATH", "")
-    return os.pathsep.join(part for part in (str(PROJECT_ROOT), current) if part)
+    # The child imports what this process imports: the project first, then this path.
+    return os.pathsep.join(dict.fromkeys([str(PROJECT_ROOT), *(p for p in sys.path if p)]))
 
 
 def _read_segments(result: IO[str], kind: FileKind) -> Iterator[Segment]:

@@ -96,3 +96,9 @@ def test_a_sheet_over_the_cell_bound_fails_as_conversion_failed(dpo, settings):
     assert asset.error_code == "CONVERSION_FAILED"
     assert asset.error_details == {"originalFormat": "xlsx", "targetFormat": "csv"}
     assert "more than 99 non-empty cells" in asset.error_message
+
+
+def test_a_worker_pool_process_is_replaced_once_it_grew_past_the_memory_setting():
+    from config.celery import app as celery_app
+
+    assert celery_app.conf.worker_max_memory_per_child == 1536 * 1024  # KiB

@@ -124,3 +124,13 @@ def test_images_are_pinned(services):
 @pytest.mark.parametrize("service", ["web", "worker-ingestion", "beat", "migrate"])
 def test_application_services_build_the_project_image(services, service):
     assert services[service]["build"]["context"] == "."
+
+
+def test_every_service_has_a_memory_limit(services):
+    # A process that outgrows its limit is killed alone, not the host (hostile uploads).
+    for name, service in services.items():
+        limit = service.get("mem_limit") or (
+            service.get("deploy", {}).get("resources", {}).get("limits", {}).get("memory")
+        )
+        assert limit, name
+        assert re.fullmatch(r"\d+[kmg]?", str(limit)), (name, limit)
