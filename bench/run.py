@@ -29,6 +29,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("ingestion", "bench_ingestion.py", 1800),
     ("search", "bench_search.py", 1800),
     ("api_throughput", "bench_api.py", 900),
+    ("extraction_isolation", "bench_extraction_isolation.py", 1200),
 ]
 
 
