@@ -93,7 +93,7 @@ def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_p
     command = [
         sys.executable, "-m", "assets.processing.isolation",
         kind.value, str(path), str(result_path),
-        str(limits.memory_bytes), str(limits.max_sheet_cells),
+        str(limits.memory_bytes), str(limits.max_sheet_cells), str(os.getpid()),
     ]  # fmt: skip
     environment = {**os.environ, "PYTHONPATH": _python_path()}
     child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdin=subprocess.DEVNULL)
@@ -168,11 +168,11 @@ def _error_from_record(error: dict[str, Any], kind: FileKind) -> Exception:
 # --- The child ---------------------------------------------------------------------------
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent_pid: int) -> None:
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() == 1:  # the parent died before the line above took effect
+    if os.getppid() != parent_pid:  # the parent died before the line above took effect
         os._exit(1)
 
 
@@ -187,8 +187,8 @@ def _near_memory_limit(limit: int) -> bool:
 
 def child_main(arguments: list[str]) -> int:
     """Run in the child: extract, write the result file, return the exit status."""
-    kind_name, source, result_path, memory_bytes, max_sheet_cells = arguments
-    _die_with_parent()
+    kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments
+    _die_with_parent(int(parent_pid))
     limit = int(memory_bytes)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # Imported after the limit is set: the parsers' own allocations count against it.

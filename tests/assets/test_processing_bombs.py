@@ -15,7 +15,7 @@ import pytest
 
 from assets.processing import ConversionFailed, ExtractionFailed, FileKind, extract_segments
 from assets.processing.conversion import convert_xlsx_to_csv
-from assets.processing.isolation import ExtractionLimits, isolated_extraction
+from assets.processing.isolation import ExtractionCrashed, ExtractionLimits, isolated_extraction
 from tests.assets.bombs import (
     corner_cells_xlsx,
     grid_span_bomb_docx,
@@ -210,3 +210,13 @@ def test_a_file_that_takes_longer_than_the_bound_fails(tmp_path: Path) -> None:
         pass
 
     assert "longer than 0.5 seconds" in caught.value.message
+
+
+def test_an_unexpected_error_in_the_child_is_a_crash_not_the_files_fault(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.txt"  # the stored copy vanished: not the uploader's doing
+
+    with (
+        pytest.raises(ExtractionCrashed),
+        isolated_extraction(missing, FileKind.TXT, limits=_limits()),
+    ):
+        pass
