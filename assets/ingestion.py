@@ -72,7 +72,7 @@ class AttemptInProgressError(Exception):
         self.seconds_left = seconds_left
 
 
-def asset_process(*, asset_id: Any) -> Asset | None:
+def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     """Take an asset from UPLOADED (or a PROCESSING abandoned by a lost worker) to COMPLETED.
 
     Idempotent: a COMPLETED or FAILED asset, or one deleted meanwhile, is left alone and
@@ -82,10 +82,11 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     seconds until it can be taken over. An attempt abandoned while reading the file (its
     worker died: a hostile file may kill every worker it is handed to) is not taken over:
     the asset is FAILED (EXTRACTION_FAILED); so is one claimed MAX_PROCESSING_ATTEMPTS
-    times. Each attempt claims the asset with a fresh
-    ``processing_token``; it writes chunks, the final status and deletes output only while
-    the row still holds that token, so an attempt taken over by a newer one stops quietly
-    (None) and leaves the newer one's chunks alone.
+    times. ``redelivered`` (the broker handed the task again: its worker was lost) fails
+    such an asset at once, without waiting for the take-over. Each attempt claims the asset
+    with a fresh ``processing_token``; it writes chunks, the final status and deletes
+    output only while the row still holds that token, so an attempt taken over by a newer
+    one stops quietly (None) and leaves the newer one's chunks alone.
 
     The status, chunk count and converted file are recorded only after every vector is
     written. A file that cannot be converted or read ends FAILED with the error
@@ -94,7 +95,7 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     embedding service) remove the partial output, hand the asset back (UPLOADED, for the
     task's retry) and propagate.
     """
-    asset = _claim(asset_id)
+    asset = _claim(asset_id, redelivered=redelivered)
     if asset is None:
         return None
     started = time.monotonic()
@@ -148,12 +149,15 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     return Asset.objects.get(pk=asset.pk)
 
 
-def _claim(asset_id: Any) -> Asset | None:
+def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
     """Start an attempt: PROCESSING with a fresh token, or None when there is nothing to do.
 
     A PROCESSING asset is taken over only once its attempt is older than the processing
     timeout (the task's soft time limit) plus a grace period; a younger one may still be
-    running, and AttemptInProgressError is raised.
+    running, and AttemptInProgressError is raised; unless the task was ``redelivered``
+    while the attempt was reading the file: the broker only hands a task again once its
+    worker was lost (or after the visibility timeout, longer than any task), so that
+    attempt is dead and the asset is failed now.
     """
     now = timezone.now()
     longest_attempt = timedelta(seconds=settings.ASSET_PROCESSING_TIMEOUT_SECONDS) + TAKEOVER_GRACE
@@ -167,7 +171,13 @@ def _claim(asset_id: Any) -> Asset | None:
         if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
             return None
         started = asset.processing_started_at
-        if asset.status == AssetStatus.PROCESSING and started and started + longest_attempt > now:
+        lost_while_reading = redelivered and asset.processing_stage == STAGE_EXTRACTING
+        if (
+            asset.status == AssetStatus.PROCESSING
+            and started
+            and started + longest_attempt > now
+            and not lost_while_reading
+        ):
             seconds_left = (started + longest_attempt - now).total_seconds()
             raise AttemptInProgressError(asset.pk, seconds_left)
         refusal = _refusal(asset)

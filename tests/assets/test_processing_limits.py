@@ -41,6 +41,29 @@ def test_an_attempt_lost_while_reading_the_file_fails_the_asset_instead_of_a_ret
     assert body["status"] == "FAILED"
 
 
+def test_a_redelivered_task_fails_an_asset_lost_while_being_read_without_waiting(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EXTRACTING)
+    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+
+    with pytest.raises(ingestion.AttemptInProgressError):  # it may still be reading
+        ingestion.asset_process(asset_id=asset_id)
+    assert ingestion.asset_process(asset_id=asset_id, redelivered=True) is None
+
+    asset = Asset.objects.get(pk=asset_id)
+    assert asset.status == AssetStatus.FAILED
+    assert "stopped while reading it" in asset.error_message
+
+
+def test_a_redelivered_task_still_waits_for_an_attempt_past_the_reading(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EMBEDDING)
+    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+
+    with pytest.raises(ingestion.AttemptInProgressError):
+        ingestion.asset_process(asset_id=asset_id, redelivered=True)
+
+
 def test_an_attempt_lost_after_the_file_was_read_is_taken_over(dpo):
     asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
     abandon(asset_id, stage=ingestion.STAGE_EMBEDDING)
