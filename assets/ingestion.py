@@ -32,8 +32,8 @@ from assets.processing import (
     Segment,
     chunk_segments,
 )
-from assets.processing.conversion import SHEET_MARKER
-from assets.processing.extraction import extract_segments
+from assets.processing.conversion import SheetCsv, write_sheet_pieces
+from assets.processing.isolation import ExtractionLimits, isolated_extraction
 from assets.services import asset_mark_failed
 from assets.storage import asset_key, delete_files, local_copy, store_file
 
@@ -47,6 +47,17 @@ CONVERSIONS: dict[FileKind, str] = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 # How long after the processing timeout (the task's soft time limit) an attempt is taken
 # over: time for the timed-out attempt to record its failure itself.
 TAKEOVER_GRACE = timedelta(seconds=30)
+# Claims of one asset, retries and take-overs included, before it is failed: 1 + the task's
+# 3 retries + 2 take-overs of an attempt whose worker was lost after the file was read.
+MAX_PROCESSING_ATTEMPTS = 6
+# Asset.processing_stage while the file is read (in a bounded child, isolation.py), then
+# while chunks are embedded and written.
+STAGE_EXTRACTING = "extracting"
+STAGE_EMBEDDING = "embedding"
+LOST_WHILE_READING_MESSAGE = (
+    "The worker processing this file stopped while reading it (out of memory or killed); "
+    "the file is not tried again."
+)
 
 
 class AttemptSupersededError(Exception):
@@ -61,17 +72,21 @@ class AttemptInProgressError(Exception):
         self.seconds_left = seconds_left
 
 
-def asset_process(*, asset_id: Any) -> Asset | None:
+def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     """Take an asset from UPLOADED (or a PROCESSING abandoned by a lost worker) to COMPLETED.
 
     Idempotent: a COMPLETED or FAILED asset, or one deleted meanwhile, is left alone and
     None is returned. An asset PROCESSING by an attempt that may still be running (younger
     than ``ASSET_PROCESSING_TIMEOUT_SECONDS`` plus a grace period: a task redelivered while
     the first run goes on) is left alone too, raising AttemptInProgressError with the
-    seconds until it can be taken over. Each attempt claims the asset with a fresh
-    ``processing_token``; it writes chunks, the final status and deletes output only while
-    the row still holds that token, so an attempt taken over by a newer one stops quietly
-    (None) and leaves the newer one's chunks alone.
+    seconds until it can be taken over. An attempt abandoned while reading the file (its
+    worker died: a hostile file may kill every worker it is handed to) is not taken over:
+    the asset is FAILED (EXTRACTION_FAILED); so is one claimed MAX_PROCESSING_ATTEMPTS
+    times. ``redelivered`` (the broker handed the task again: its worker was lost) fails
+    such an asset at once, without waiting for the take-over. Each attempt claims the asset
+    with a fresh ``processing_token``; it writes chunks, the final status and deletes
+    output only while the row still holds that token, so an attempt taken over by a newer
+    one stops quietly (None) and leaves the newer one's chunks alone.
 
     The status, chunk count and converted file are recorded only after every vector is
     written. A file that cannot be converted or read ends FAILED with the error
@@ -80,7 +95,7 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     embedding service) remove the partial output, hand the asset back (UPLOADED, for the
     task's retry) and propagate.
     """
-    asset = _claim(asset_id)
+    asset = _claim(asset_id, redelivered=redelivered)
     if asset is None:
         return None
     started = time.monotonic()
@@ -120,6 +135,7 @@ def asset_process(*, asset_id: Any) -> Asset | None:
         converted_file=converted_key,
         converted_size=converted_size,
         embedding_provider=embedding_provider().name,
+        processing_stage="",
         error_code="",
         error_message="",
         error_details=None,
@@ -133,12 +149,15 @@ def asset_process(*, asset_id: Any) -> Asset | None:
     return Asset.objects.get(pk=asset.pk)
 
 
-def _claim(asset_id: Any) -> Asset | None:
+def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
     """Start an attempt: PROCESSING with a fresh token, or None when there is nothing to do.
 
     A PROCESSING asset is taken over only once its attempt is older than the processing
     timeout (the task's soft time limit) plus a grace period; a younger one may still be
-    running, and AttemptInProgressError is raised.
+    running, and AttemptInProgressError is raised; unless the task was ``redelivered``
+    while the attempt was reading the file: the broker only hands a task again once its
+    worker was lost (or after the visibility timeout, longer than any task), so that
+    attempt is dead and the asset is failed now.
     """
     now = timezone.now()
     longest_attempt = timedelta(seconds=settings.ASSET_PROCESSING_TIMEOUT_SECONDS) + TAKEOVER_GRACE
@@ -152,16 +171,56 @@ def _claim(asset_id: Any) -> Asset | None:
         if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
             return None
         started = asset.processing_started_at
-        if asset.status == AssetStatus.PROCESSING and started and started + longest_attempt > now:
+        lost_while_reading = redelivered and asset.processing_stage == STAGE_EXTRACTING
+        if (
+            asset.status == AssetStatus.PROCESSING
+            and started
+            and started + longest_attempt > now
+            and not lost_while_reading
+        ):
             seconds_left = (started + longest_attempt - now).total_seconds()
             raise AttemptInProgressError(asset.pk, seconds_left)
+        refusal = _refusal(asset)
+        if refusal:
+            _fail_claimed(asset, refusal)
+            return None
         asset.status = AssetStatus.PROCESSING
         asset.processing_started_at = now
         asset.processing_token = uuid.uuid4()
+        asset.processing_attempts += 1
+        asset.processing_stage = STAGE_EXTRACTING
         asset.save(
-            update_fields=["status", "processing_started_at", "processing_token", "updated_at"]
-        )
+            update_fields=[
+                "status", "processing_started_at", "processing_token",
+                "processing_attempts", "processing_stage", "updated_at",
+            ]
+        )  # fmt: skip
     return asset
+
+
+def _refusal(asset: Asset) -> str:
+    """Why the asset must not be tried again ("" when it may be)."""
+    if asset.status == AssetStatus.PROCESSING and asset.processing_stage == STAGE_EXTRACTING:
+        return LOST_WHILE_READING_MESSAGE
+    if asset.processing_attempts >= MAX_PROCESSING_ATTEMPTS:
+        return f"Processing was tried {asset.processing_attempts} times without finishing."
+    return ""
+
+
+def _fail_claimed(asset: Asset, message: str) -> None:
+    """FAILED (EXTRACTION_FAILED) under the row lock the claim holds; no chunk is kept."""
+    logger.warning("asset %s failed without another attempt: %s", asset.pk, message)
+    AssetChunk.objects.filter(asset_id=asset.pk).delete()
+    Asset.objects.filter(pk=asset.pk).update(
+        status=AssetStatus.FAILED,
+        error_code=ExtractionFailed.code,
+        error_message=message,
+        error_details=None,
+        chunk_count=0,
+        processing_token=None,
+        processing_stage="",
+        updated_at=timezone.now(),
+    )
 
 
 def _release_claim(asset: Asset) -> None:
@@ -172,6 +231,7 @@ def _release_claim(asset: Asset) -> None:
         status=AssetStatus.UPLOADED,
         processing_token=None,
         processing_started_at=None,
+        processing_stage="",
         updated_at=timezone.now(),
     )
 
@@ -214,7 +274,12 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         path = stack.enter_context(
             local_copy(asset.original_file.name, suffix=Path(asset.original_file.name).suffix)
         )
-        segments: Iterable[Segment] = extract_segments(path, kind)
+        segments: Iterable[Segment] = stack.enter_context(
+            isolated_extraction(
+                path, kind, limits=extraction_limits(), work_directory=_work_directory()
+            )
+        )
+        _mark_stage(asset, STAGE_EMBEDDING)
         converted: IO[str] | None = None
         if kind in CONVERSIONS:
             converted = stack.enter_context(
@@ -251,17 +316,43 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         return count, key, size
 
 
+def extraction_limits() -> ExtractionLimits:
+    return ExtractionLimits(
+        memory_bytes=settings.ASSET_EXTRACTION_MEMORY_LIMIT_MB * 1024 * 1024,
+        timeout_seconds=settings.ASSET_EXTRACTION_TIMEOUT_SECONDS,
+        max_sheet_cells=settings.ASSET_XLSX_MAX_CELLS_PER_SHEET,
+    )
+
+
+def _work_directory() -> Path | None:
+    return Path(settings.FILE_UPLOAD_TEMP_DIR) if settings.FILE_UPLOAD_TEMP_DIR else None
+
+
+def _mark_stage(asset: Asset, stage: str) -> None:
+    """Record what the attempt does; AttemptSupersededError once it no longer holds the claim."""
+    updated = Asset.objects.filter(
+        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
+    ).update(processing_stage=stage)
+    if not updated:
+        raise AttemptSupersededError(asset.pk)
+
+
 def _tee_converted(
     segments: Iterable[Segment], output: IO[str], kind: FileKind
 ) -> Iterator[Segment]:
-    """Pass segments through while writing the converted file (same format as conversion.py)."""
-    for segment in segments:
-        if kind is FileKind.XLSX:
-            sheet = (segment.location or "").removeprefix("sheet ")
-            output.write(f"{SHEET_MARKER}{sheet}\n{segment.text}\n")
-        else:
+    """Pass segments through while writing the converted file (same format as conversion.py:
+    a large sheet comes in several segments, under one ``## Sheet:`` line)."""
+    if kind is not FileKind.XLSX:
+        for segment in segments:
             output.write(segment.text)
-        yield segment
+            yield segment
+        return
+    pieces = (
+        SheetCsv((segment.location or "").removeprefix("sheet "), segment.text)
+        for segment in segments
+    )
+    for piece in write_sheet_pieces(output, pieces):
+        yield Segment(piece.csv_text, f"sheet {piece.name}")
 
 
 def discard_output(asset: Asset, *, converted_key: str = "") -> bool:

@@ -59,6 +59,11 @@ class Asset(models.Model):
     # only while the row still holds its token, so a redelivered or superseded run cannot
     # overwrite or delete the chunks of the attempt that took over from it.
     processing_token = models.UUIDField(null=True, blank=True, editable=False)
+    # Claims so far, and what the current attempt is doing (assets.ingestion): an attempt
+    # abandoned while reading the file (its worker died, say out of memory) fails the asset
+    # rather than handing the same file to the next worker; no file is tried forever.
+    processing_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
+    processing_stage = models.CharField(max_length=12, blank=True, default="", editable=False)
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -59,7 +59,9 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     (unreadable or unconvertible files) keep their own messages, written for users.
     """
     try:
-        ingestion.asset_process(asset_id=asset_id)
+        # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
+        redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+        ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.AttemptInProgressError as busy:
         # A fresh task (not a Celery retry): looking again must not use up the retries.
         process_asset_task.apply_async((asset_id,), countdown=busy.seconds_left)

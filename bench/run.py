@@ -30,6 +30,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("search", "bench_search.py", 1800),
     ("api_throughput", "bench_api.py", 900),
     ("audit_append", "bench_audit_append.py", 300),
+    ("extraction_isolation", "bench_extraction_isolation.py", 1200),
 ]
 
 

@@ -1,8 +1,10 @@
 """Format conversions done before extraction: XLSX -> CSV (one per sheet), HTML -> text.
 
-XLSX: pandas with openpyxl reads every sheet's cached cell values (formulas are not
-recomputed); rows and columns that are entirely empty are dropped; each sheet becomes CSV
-text under its name. Written to one file, sheets are separated by ``## Sheet: NAME`` lines.
+XLSX: openpyxl's read-only reader streams every sheet's cached cell values row by row
+(formulas are not recomputed; see xlsx.py: nothing is padded to the declared dimension and
+non-empty cells are bounded per sheet); rows and columns that are entirely empty are
+dropped; each sheet becomes CSV text under its name. Written to one file, sheets are
+separated by ``## Sheet: NAME`` lines.
 The ZIP container is checked against zip bombs first; XML entity bombs are stopped by the
 XML parser's amplification limit and reported as ConversionFailed like any other failure.
 
@@ -18,16 +20,21 @@ Every failure raises ConversionFailed(original_format=..., target_format=...).
 
 from __future__ import annotations
 
-import io
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import IO
 from xml.etree.ElementTree import ParseError
 
 from assets.processing.encoding import iter_decoded_blocks
 from assets.processing.errors import ConversionFailed
+from assets.processing.xlsx import (
+    DEFAULT_MAX_CELLS_PER_SHEET,
+    WorkbookRefused,
+    iter_xlsx_csv_pieces,
+)
 from assets.processing.zipguard import UnsafeArchive, check_zip_container
 
 SHEET_MARKER = "## Sheet: "
@@ -35,19 +42,22 @@ SHEET_MARKER = "## Sheet: "
 
 @dataclass(frozen=True, slots=True)
 class SheetCsv:
-    """One worksheet rendered as CSV text."""
+    """CSV text of one worksheet (all of it, or one of its consecutive pieces)."""
 
     name: str
     csv_text: str
 
 
-def iter_xlsx_sheets_as_csv(path: Path) -> Iterator[SheetCsv]:
-    """Yield each non-empty worksheet of an XLSX file as CSV, in workbook order.
+def iter_xlsx_sheets_as_csv(
+    path: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
+) -> Iterator[SheetCsv]:
+    """Yield the CSV of each non-empty worksheet of an XLSX file, in workbook order.
 
-    Raises ConversionFailed(original_format="xlsx", target_format="csv") for an unsafe,
-    corrupt or unreadable workbook, or one without any worksheet.
+    A large sheet comes in several consecutive pieces with the same name. Raises
+    ConversionFailed(original_format="xlsx", target_format="csv") for an unsafe, corrupt or
+    unreadable workbook, one without any worksheet, or a sheet with more than ``max_cells``
+    non-empty cells (see xlsx.py).
     """
-    import pandas as pd  # heavy; only workers converting spreadsheets pay for it
 
     def failed(message: str) -> ConversionFailed:
         return ConversionFailed(message, original_format="xlsx", target_format="csv")
@@ -57,40 +67,49 @@ def iter_xlsx_sheets_as_csv(path: Path) -> Iterator[SheetCsv]:
     except UnsafeArchive as error:
         raise failed(str(error)) from error
     try:
-        with pd.ExcelFile(path, engine="openpyxl") as workbook:
-            sheet_names = [str(name) for name in workbook.sheet_names]
-            if not sheet_names:
-                raise failed("workbook has no worksheets")
-            for name in sheet_names:
-                frame = pd.read_excel(
-                    workbook, sheet_name=name, header=None, dtype=str, keep_default_na=False
-                )
-                frame = frame.replace("", None).dropna(how="all").dropna(axis=1, how="all")
-                if frame.empty:
-                    continue
-                buffer = io.StringIO()
-                frame.to_csv(buffer, index=False, header=False, lineterminator="\n")
-                yield SheetCsv(name=name, csv_text=buffer.getvalue())
-    except ConversionFailed:
-        raise
+        for piece in iter_xlsx_csv_pieces(path, max_cells=max_cells):
+            yield SheetCsv(name=piece.name, csv_text=piece.csv_text)
+    except WorkbookRefused as error:
+        raise failed(str(error)) from error
     except (ParseError, zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError) as error:
         raise failed(f"spreadsheet could not be read: {_short(error)}") from error
+    except MemoryError:
+        raise
     except Exception as error:
         # openpyxl raises a wide and version-dependent set of errors on malformed parts;
         # any of them means "this workbook cannot be converted", never a crash of the task.
         raise failed(f"spreadsheet could not be read: {_short(error)}") from error
 
 
-def convert_xlsx_to_csv(source: Path, destination: Path) -> list[str]:
+def write_sheet_pieces(output: IO[str], pieces: Iterable[SheetCsv]) -> Iterator[SheetCsv]:
+    """Write pieces as the converted CSV file (a ``## Sheet: NAME`` line before each sheet,
+    a blank line after it), passing each piece on."""
+    current: str | None = None
+    for piece in pieces:
+        if piece.name != current:
+            if current is not None:
+                output.write("\n")
+            output.write(f"{SHEET_MARKER}{piece.name}\n")
+            current = piece.name
+        output.write(piece.csv_text)
+        yield piece
+    if current is not None:
+        output.write("\n")
+
+
+def convert_xlsx_to_csv(
+    source: Path, destination: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
+) -> list[str]:
     """Write every sheet of ``source`` as CSV to ``destination``; return the sheet names.
 
     Each sheet starts with a ``## Sheet: NAME`` line. Raises ConversionFailed.
     """
     names: list[str] = []
     with destination.open("w", encoding="utf-8", newline="") as output:
-        for sheet in iter_xlsx_sheets_as_csv(source):
-            output.write(f"{SHEET_MARKER}{sheet.name}\n{sheet.csv_text}\n")
-            names.append(sheet.name)
+        pieces = iter_xlsx_sheets_as_csv(source, max_cells=max_cells)
+        for piece in write_sheet_pieces(output, pieces):
+            if not names or names[-1] != piece.name:
+                names.append(piece.name)
     return names
 
 
@@ -299,4 +318,5 @@ __all__ = [
     "convert_xlsx_to_csv",
     "iter_html_text",
     "iter_xlsx_sheets_as_csv",
+    "write_sheet_pieces",
 ]

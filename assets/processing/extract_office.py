@@ -17,6 +17,8 @@ from typing import Any
 from assets.processing.datatypes import Segment
 
 SEGMENT_TARGET_CHARS = 16_000
+# Word tables have at most 63 columns; a larger span or gridBefore is hostile or broken.
+MAX_GRID_SPAN = 64
 
 
 def iter_docx_segments(path: Path) -> Iterator[Segment]:
@@ -71,18 +73,42 @@ def _docx_block_lines(blocks: Iterable[Any]) -> Iterator[str]:
 
 
 def _docx_table_lines(table: Any) -> Iterator[str]:
-    for row in table.rows:
+    """One line per row: its cells' text joined with " | ", merged cells once.
+
+    Read from the table's XML, not python-docx's ``row.cells``: that repeats a cell once per
+    grid column it spans, and one ``<w:gridSpan w:val="2147483647"/>`` made it build a
+    2^31-entry tuple. Spans only move a column counter here, bounded by MAX_GRID_SPAN. A
+    cell continuing a vertical merge shows the text of the cell that starts the merge, as
+    ``row.cells`` did.
+    """
+    from docx.table import _Cell
+
+    merge_starts: dict[int, Any] = {}  # grid column -> the <w:tc> that starts a merge there
+    for tr in table._tbl.tr_lst:
+        column = _bounded_span(tr.grid_before, minimum=0)
         cells: list[str] = []
         previous = None
-        for cell in row.cells:
-            # Merged cells come back once per grid column they span: keep the first.
-            if previous is not None and cell._tc is previous:
+        for tc in tr.tc_lst:
+            if tc.vMerge == "continue":
+                source = merge_starts.get(column, tc)
+            else:
+                source = merge_starts[column] = tc
+            column += _bounded_span(tc.grid_span, minimum=1)
+            if source is previous:
                 continue
-            previous = cell._tc
-            cells.append(" ".join(_docx_block_lines(cell.iter_inner_content())))
+            previous = source
+            cells.append(" ".join(_docx_block_lines(_Cell(source, table).iter_inner_content())))
         line = " | ".join(cell for cell in cells if cell)
         if line:
             yield line
+
+
+def _bounded_span(value: Any, *, minimum: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return minimum
+    return min(max(number, minimum), MAX_GRID_SPAN)
 
 
 def iter_pptx_segments(path: Path) -> Iterator[Segment]:

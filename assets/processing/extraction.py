@@ -13,7 +13,9 @@ Contract of :func:`extract_segments`:
 * a file that yields no text at all (empty, whitespace only, a scanned PDF without a
   text layer, a workbook with empty sheets) raises ExtractionFailed("no text found ...")
   once the stream is exhausted: the asset is FAILED rather than COMPLETED with zero chunks,
-  so the user learns that nothing is searchable.
+  so the user learns that nothing is searchable;
+* the ingestion task runs this in a child process under a memory and a time bound
+  (isolation.py), whatever the parser.
 """
 
 from __future__ import annotations
@@ -29,18 +31,23 @@ from assets.processing.encoding import iter_decoded_blocks
 from assets.processing.errors import ExtractionFailed
 from assets.processing.extract_office import iter_docx_segments, iter_pptx_segments
 from assets.processing.extract_pdf import iter_pdf_segments
+from assets.processing.xlsx import DEFAULT_MAX_CELLS_PER_SHEET
 from assets.processing.zipguard import UnsafeArchive, check_zip_container
 
 NO_TEXT_MESSAGE = "no text found in the file"
 
 
-def extract_segments(path: Path, kind: FileKind) -> Iterator[Segment]:
+def extract_segments(
+    path: Path, kind: FileKind, *, max_sheet_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
+) -> Iterator[Segment]:
     """Yield the text of ``path`` (already detected as ``kind``) as located segments.
 
-    Raises ExtractionFailed / ConversionFailed as described in the module docstring.
+    Raises ExtractionFailed / ConversionFailed as described in the module docstring (a
+    sheet with more than ``max_sheet_cells`` non-empty cells: ConversionFailed). A
+    MemoryError propagates: isolation.py reports it as the memory bound it is.
     """
     found_text = False
-    for segment in _segments_by_kind(path, kind):
+    for segment in _segments_by_kind(path, kind, max_sheet_cells=max_sheet_cells):
         if not found_text and segment.text.strip():
             found_text = True
         yield segment
@@ -49,7 +56,7 @@ def extract_segments(path: Path, kind: FileKind) -> Iterator[Segment]:
         raise ExtractionFailed(NO_TEXT_MESSAGE + hint)
 
 
-def _segments_by_kind(path: Path, kind: FileKind) -> Iterator[Segment]:
+def _segments_by_kind(path: Path, kind: FileKind, *, max_sheet_cells: int) -> Iterator[Segment]:
     if kind.is_text:
         for block in iter_decoded_blocks(path):
             yield Segment(block, None)
@@ -57,7 +64,7 @@ def _segments_by_kind(path: Path, kind: FileKind) -> Iterator[Segment]:
         for text in iter_html_text(path):
             yield Segment(text, None)
     elif kind is FileKind.XLSX:
-        for sheet in iter_xlsx_sheets_as_csv(path):
+        for sheet in iter_xlsx_sheets_as_csv(path, max_cells=max_sheet_cells):
             yield Segment(sheet.csv_text, f"sheet {sheet.name}")
     elif kind is FileKind.PDF:
         yield from iter_pdf_segments(path)
@@ -80,6 +87,8 @@ def _office_segments(path: Path, kind: FileKind) -> Iterator[Segment]:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, ParseError, OSError) as error:
         raise ExtractionFailed(f"{label} is damaged or unreadable: {error}") from error
+    except MemoryError:
+        raise
     except Exception as error:
         # lxml's XMLSyntaxError, python-docx/pptx PackageNotFoundError and friends: all mean
         # "cannot be read"; the task records the message instead of crashing.

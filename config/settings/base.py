@@ -170,6 +170,11 @@ FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
 CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)
 ASSET_PROCESSING_TIMEOUT_SECONDS = env.int("ASSET_PROCESSING_TIMEOUT_SECONDS", 1800, minimum=30)
+# Extraction runs in a child process under these bounds (assets/processing/isolation.py): a
+# file that needs more memory or time fails alone; the worker lives on.
+ASSET_EXTRACTION_MEMORY_LIMIT_MB = env.int("ASSET_EXTRACTION_MEMORY_LIMIT_MB", 1024, minimum=64)
+ASSET_EXTRACTION_TIMEOUT_SECONDS = env.int("ASSET_EXTRACTION_TIMEOUT_SECONDS", 600, minimum=5)
+ASSET_XLSX_MAX_CELLS_PER_SHEET = env.int("ASSET_XLSX_MAX_CELLS_PER_SHEET", 5_000_000, minimum=1)
 
 
 def _local_embeddings_installed() -> bool:
@@ -242,6 +247,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool process whose resident memory grew past this is replaced after its task (KiB).
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = 1024 * env.int(
+    "WORKER_MAX_MEMORY_PER_CHILD_MB", 1536, minimum=64
+)
 CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     # Exact names win over the patterns below (Celery's MapRoute).

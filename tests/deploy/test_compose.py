@@ -143,3 +143,13 @@ def test_the_web_service_trusts_forwarded_addresses_from_the_proxy_only(compose,
     assert trusted == f"${{FORWARDED_ALLOW_IPS:-{proxy_address}}}"
     subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
     assert ipaddress.ip_address(proxy_address) in ipaddress.ip_network(subnet)
+
+
+def test_every_service_has_a_memory_limit(services):
+    # A process that outgrows its limit is killed alone, not the host (hostile uploads).
+    for name, service in services.items():
+        limit = service.get("mem_limit") or (
+            service.get("deploy", {}).get("resources", {}).get("limits", {}).get("memory")
+        )
+        assert limit, name
+        assert re.fullmatch(r"\d+[kmg]?", str(limit)), (name, limit)

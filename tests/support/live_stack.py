@@ -307,6 +307,12 @@ class WebServer:
             self.process.wait(timeout=10)
 
 
+_EXEC_WITH_ADDRESS_SPACE_LIMIT = (
+    "import os, resource, sys; limit = int(sys.argv[1]); "
+    "resource.setrlimit(resource.RLIMIT_AS, (limit, limit)); os.execv(sys.argv[2], sys.argv[2:])"
+)
+
+
 @dataclass
 class Worker:
     """A Celery worker (prefork) in its own process group."""
@@ -318,12 +324,18 @@ class Worker:
     name: str = "worker"
     process: subprocess.Popen | None = None
     hostname: str = ""
+    # RLIMIT_AS of the worker and its pool (bytes): a test feeding it files built to
+    # exhaust memory must not take the machine down if a guard fails.
+    address_space_limit: int | None = None
 
     def start(self, *, timeout: float = 60) -> Worker:
         self.hostname = f"{self.name}-{os.getpid()}-{time.monotonic_ns()}@loopback"
+        limit: list[str] = []
+        if self.address_space_limit is not None:
+            limit = [PYTHON, "-c", _EXEC_WITH_ADDRESS_SPACE_LIMIT, str(self.address_space_limit)]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+                [*limit, PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
                  "--concurrency", str(self.concurrency), "--queues", self.queues,
                  "--hostname", self.hostname,
                  "--without-mingle", "--without-gossip", "--without-heartbeat"],

@@ -1,0 +1,228 @@
+"""Extraction in a child process under a memory and a time bound.
+
+Whatever parser a hostile file defeats (a spreadsheet padded to 16,384 columns, a table
+cell spanning 2^31 columns, an XML tree of millions of nodes), the child runs out of its
+address space (``RLIMIT_AS``) or its time, and the file fails as EXTRACTION_FAILED
+(CONVERSION_FAILED for XLSX and HTML, whose extraction is a conversion): the Celery worker
+that started the child lives on. The child is a fresh interpreter (``python -m`` this
+module), not a fork of the worker: it inherits none of the worker's memory or state.
+
+The child writes its segments to a result file (one JSON line each, then a last line that
+says how it ended), not to a pipe: an upload of 100 MB can yield as much text, and the
+parent reads it back a line at a time once the child has exited. The child dies with its
+parent (``PR_SET_PDEATHSIG``), so a worker killed mid-extraction leaves no orphan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from assets.processing.datatypes import FileKind, Segment
+from assets.processing.errors import (
+    AssetProcessingError,
+    ConversionFailed,
+    ExtractionFailed,
+    InvalidFileType,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# Exit statuses of the child: out of memory (a MemoryError, or a parser error raised with
+# the address space nearly used up: lxml reports a failed allocation as a syntax error),
+# and a typed failure of the file (its record is the result file's last line).
+OUT_OF_MEMORY_EXIT = 86
+FILE_FAILED_EXIT = 87
+NEAR_LIMIT_FRACTION = 0.9
+_CONVERSION_TARGETS = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionLimits:
+    """The bounds of one extraction: address space, wall-clock time, cells per sheet."""
+
+    memory_bytes: int
+    timeout_seconds: float
+    max_sheet_cells: int
+
+
+class ExtractionCrashed(RuntimeError):  # noqa: N818 - reads better as a state
+    """The child failed on an unexpected error (logged by the child): not the file's fault."""
+
+
+def _limit_failure(kind: FileKind, message: str) -> ExtractionFailed:
+    target = _CONVERSION_TARGETS.get(kind)
+    if target is None:
+        return ExtractionFailed(message)
+    return ConversionFailed(message, original_format=kind.value, target_format=target)
+
+
+@contextlib.contextmanager
+def isolated_extraction(
+    path: Path, kind: FileKind, *, limits: ExtractionLimits, work_directory: Path | None = None
+) -> Iterator[Iterator[Segment]]:
+    """Extract ``path`` in a bounded child; enter to get its segments, read back lazily.
+
+    The child has finished when this returns the iterator (its failures are raised here):
+    the typed errors of extraction as they were raised in the child, ExtractionFailed (or
+    ConversionFailed) when it exceeded ``limits``, ExtractionCrashed on an unexpected error.
+    The result file is removed on exit. Whatever interrupts the wait (the task's soft time
+    limit, a worker shutdown) kills the child first.
+    """
+    with tempfile.NamedTemporaryFile(
+        "w+", encoding="utf-8", dir=work_directory, prefix="extract-", suffix=".jsonl"
+    ) as result:
+        _run_child(path, kind, limits=limits, result_path=Path(result.name))
+        result.seek(0)
+        yield _read_segments(result, kind)
+
+
+def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_path: Path) -> None:
+    command = [
+        sys.executable, "-m", "assets.processing.isolation",
+        kind.value, str(path), str(result_path),
+        str(limits.memory_bytes), str(limits.max_sheet_cells), str(os.getpid()),
+    ]  # fmt: skip
+    environment = {**os.environ, "PYTHONPATH": _python_path()}
+    child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdin=subprocess.DEVNULL)
+    try:
+        returncode = child.wait(timeout=limits.timeout_seconds)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise _limit_failure(
+            kind, f"Reading the file took longer than {limits.timeout_seconds:g} seconds."
+        ) from None
+    finally:
+        if child.poll() is None:  # interrupted while waiting: never leave the child running
+            child.kill()
+            child.wait()
+    if returncode == OUT_OF_MEMORY_EXIT or returncode == -signal.SIGKILL:
+        megabytes = limits.memory_bytes // (1024 * 1024)
+        raise _limit_failure(kind, f"Reading the file needs more than {megabytes} MiB of memory.")
+    if returncode < 0:
+        raise _limit_failure(kind, f"Reading the file crashed the reader (signal {-returncode}).")
+    if returncode == FILE_FAILED_EXIT:
+        raise _error_from_record(_last_record(result_path), kind)
+    if returncode != 0:
+        raise ExtractionCrashed(f"the extraction process exited with status {returncode}")
+
+
+def _last_record(result_path: Path) -> dict[str, Any]:
+    with result_path.open("rb") as result:
+        size = result.seek(0, os.SEEK_END)
+        result.seek(max(0, size - 64 * 1024))
+        last_line = result.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    try:
+        return dict(json.loads(last_line)["error"])
+    except (ValueError, KeyError, TypeError):
+        return {"code": "CRASHED", "message": "the extraction process left no readable result"}
+
+
+def _python_path() -> str:
+    # The child imports what this process imports: the project first, then this path.
+    return os.pathsep.join(dict.fromkeys([str(PROJECT_ROOT), *(p for p in sys.path if p)]))
+
+
+def _read_segments(result: IO[str], kind: FileKind) -> Iterator[Segment]:
+    ended = False
+    for line in result:
+        record = json.loads(line)
+        if "text" in record:
+            yield Segment(record["text"], record["location"])
+            continue
+        ended = True
+        break
+    if not ended:
+        raise ExtractionCrashed("the extraction process ended without a result")
+
+
+def _error_from_record(error: dict[str, Any], kind: FileKind) -> Exception:
+    message = str(error["message"])
+    details = error.get("details") or {}
+    if error["code"] == ConversionFailed.code:
+        return ConversionFailed(
+            message,
+            original_format=str(details.get("originalFormat", kind.value)),
+            target_format=str(details.get("targetFormat", _CONVERSION_TARGETS.get(kind, ""))),
+        )
+    if error["code"] == InvalidFileType.code:
+        return InvalidFileType(message)
+    if error["code"] == ExtractionFailed.code:
+        return ExtractionFailed(message)
+    return ExtractionCrashed(message)
+
+
+# --- The child ---------------------------------------------------------------------------
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def _near_memory_limit(limit: int) -> bool:
+    """True once the child's peak address space came close to its bound."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        status = Path("/proc/self/status").read_text()
+        peak_kib = int(status.split("VmPeak:", 1)[1].split()[0])
+        return peak_kib * 1024 >= NEAR_LIMIT_FRACTION * limit
+    return False
+
+
+def child_main(arguments: list[str]) -> int:
+    """Run in the child: extract, write the result file, return the exit status."""
+    kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments
+    _die_with_parent(int(parent_pid))
+    limit = int(memory_bytes)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # Imported after the limit is set: the parsers' own allocations count against it.
+    from assets.processing.extraction import extract_segments
+
+    kind = FileKind(kind_name)
+    with Path(result_path).open("w", encoding="utf-8") as output:
+        try:
+            for segment in extract_segments(
+                Path(source), kind, max_sheet_cells=int(max_sheet_cells)
+            ):
+                output.write(json.dumps({"text": segment.text, "location": segment.location}))
+                output.write("\n")
+            output.write('{"end": true}\n')
+        except MemoryError:
+            return OUT_OF_MEMORY_EXIT
+        except AssetProcessingError as error:
+            if _near_memory_limit(limit):
+                return OUT_OF_MEMORY_EXIT
+            record = {"code": error.code, "message": error.message, "details": error.details}
+            output.write(json.dumps({"error": record}) + "\n")
+            return FILE_FAILED_EXIT
+        except Exception as error:
+            if _near_memory_limit(limit):
+                return OUT_OF_MEMORY_EXIT
+            traceback.print_exc(file=sys.stderr)
+            message = f"{type(error).__name__}: {error}"[:300]
+            output.write(json.dumps({"error": {"code": "CRASHED", "message": message}}) + "\n")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(child_main(sys.argv[1:]))
+    except MemoryError:
+        os._exit(OUT_OF_MEMORY_EXIT)

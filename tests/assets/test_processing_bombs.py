@@ -1,0 +1,222 @@
+"""Files that make a parser allocate far more than their size: read without the blow-up.
+
+The spreadsheet is streamed row by row without padding to its declared dimension, and its
+non-empty cells are bounded; Word table spans are never expanded. Run in-process here: a
+regression would show as a MemoryError under the suite's memory bound, never as a machine
+out of memory (``make test`` and these tests also pass under ``prlimit --as``).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from assets.processing import ConversionFailed, ExtractionFailed, FileKind, extract_segments
+from assets.processing.conversion import convert_xlsx_to_csv
+from assets.processing.isolation import ExtractionCrashed, ExtractionLimits, isolated_extraction
+from tests.assets.bombs import (
+    corner_cells_xlsx,
+    grid_span_bomb_docx,
+    paragraph_flood_docx,
+    wide_first_row_xlsx,
+    xlsx_bytes_with_cells,
+)
+from tests.assets.samples import docx_bytes
+
+
+def _write(tmp_path: Path, name: str, content: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+def test_a_sheet_declared_from_a1_to_xfd1048576_is_read_as_its_two_cells(tmp_path: Path) -> None:
+    path = _write(tmp_path, "corners.xlsx", corner_cells_xlsx())
+    with zipfile.ZipFile(path) as archive:
+        assert b'ref="A1:XFD1048576"' in archive.read("xl/worksheets/sheet1.xml")
+
+    segments = list(extract_segments(path, FileKind.XLSX))
+
+    # The empty columns B..XFC and rows 2..1048575 are dropped, as for any sheet.
+    assert [(s.text, s.location) for s in segments] == [
+        ("first corner,\n,last corner\n", "sheet Bomb")
+    ]
+
+
+def test_rows_under_a_cell_in_the_last_column_are_not_padded_to_it(tmp_path: Path) -> None:
+    path = _write(tmp_path, "wide.xlsx", wide_first_row_xlsx(rows=5000))
+
+    segments = list(extract_segments(path, FileKind.XLSX))
+
+    text = "".join(segment.text for segment in segments)
+    lines = text.splitlines()
+    assert lines[0] == ",far right heading"
+    assert lines[1:3] == ["entry 2,", "entry 3,"]
+    assert lines[-1] == "bottom row,"
+    assert len(lines) == 5002
+    # A large sheet comes in pieces, each one under the sheet's name.
+    assert len(segments) > 1
+    assert {segment.location for segment in segments} == {"sheet Bomb"}
+
+
+def test_the_converted_csv_names_a_sheet_once_even_when_it_comes_in_pieces(tmp_path: Path) -> None:
+    path = _write(tmp_path, "wide.xlsx", wide_first_row_xlsx(rows=5000))
+    destination = tmp_path / "wide.csv"
+
+    names = convert_xlsx_to_csv(path, destination)
+
+    text = destination.read_text(encoding="utf-8")
+    assert names == ["Bomb"]
+    assert text.count("## Sheet: ") == 1
+    assert text.startswith("## Sheet: Bomb\n,far right heading\nentry 2,\n")
+    assert text.endswith("bottom row,\n\n")
+
+
+def test_a_sheet_over_the_cell_bound_fails_as_a_conversion(tmp_path: Path) -> None:
+    cells = {f"{column}{row}": "x" for column in "ABCDE" for row in range(1, 5)}  # 20 cells
+    path = _write(tmp_path, "twenty.xlsx", xlsx_bytes_with_cells(cells))
+
+    assert len(list(extract_segments(path, FileKind.XLSX, max_sheet_cells=20))) == 1
+    with pytest.raises(ConversionFailed) as caught:
+        list(extract_segments(path, FileKind.XLSX, max_sheet_cells=19))
+
+    assert caught.value.code == "CONVERSION_FAILED"
+    assert caught.value.details == {"originalFormat": "xlsx", "targetFormat": "csv"}
+    assert "more than 19 non-empty cells" in caught.value.message
+
+
+def test_empty_cells_do_not_count_against_the_bound(tmp_path: Path) -> None:
+    # Three non-empty cells declared over the whole grid; empty strings are not cells.
+    cells = {"A1": "one", "C7": "", "XFD1048576": "two", "B2": "three"}
+    path = _write(tmp_path, "sparse.xlsx", xlsx_bytes_with_cells(cells))
+
+    segments = list(extract_segments(path, FileKind.XLSX, max_sheet_cells=3))
+
+    assert segments[0].text == "one,,\n,three,\n,,two\n"
+
+
+def test_scattered_cells_that_would_make_a_csv_of_separators_are_refused(tmp_path: Path) -> None:
+    # 200 cells, each on a row and in a column of its own: a 200 x 200 grid.
+    cells = {f"{_column_name(index + 1)}{index + 1}": "x" for index in range(200)}
+    path = _write(tmp_path, "diagonal.xlsx", xlsx_bytes_with_cells(cells))
+
+    with pytest.raises(ConversionFailed) as caught:
+        list(extract_segments(path, FileKind.XLSX, max_sheet_cells=1000))
+
+    assert "200 rows and 200 columns" in caught.value.message
+    allowed = list(extract_segments(path, FileKind.XLSX, max_sheet_cells=40_000))
+    assert len("".join(segment.text for segment in allowed).splitlines()) == 200
+
+
+def _column_name(number: int) -> str:
+    name = ""
+    while number:
+        number, remainder = divmod(number - 1, 26)
+        name = chr(ord("A") + remainder) + name
+    return name
+
+
+def test_a_table_cell_spanning_two_billion_columns_is_read_once(tmp_path: Path) -> None:
+    path = _write(tmp_path, "span.docx", grid_span_bomb_docx())
+
+    text = "".join(segment.text for segment in extract_segments(path, FileKind.DOCX))
+
+    assert "Spanning sub-processor | Oslo" in text
+    assert "Second row | Bergen" in text
+
+
+def test_merged_table_cells_are_read_once_per_row_as_before(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    table = document.add_table(rows=3, cols=3)
+    for row_index, row in enumerate(table.rows):
+        for column_index, cell in enumerate(row.cells):
+            cell.text = f"r{row_index}c{column_index}"
+    table.cell(0, 0).merge(table.cell(0, 1))  # horizontal
+    table.cell(1, 2).merge(table.cell(2, 2))  # vertical
+    path = tmp_path / "merged.docx"
+    document.save(str(path))
+
+    text = "".join(segment.text for segment in extract_segments(path, FileKind.DOCX))
+
+    assert text.splitlines() == [
+        "r0c0 r0c1 | r0c2",
+        "r1c0 | r1c1 | r1c2 r2c2",
+        "r2c0 | r2c1 | r1c2 r2c2",
+    ]
+
+
+def _limits(*, memory_mb: int = 1024, timeout: float = 120) -> ExtractionLimits:
+    return ExtractionLimits(
+        memory_bytes=memory_mb * 1024 * 1024, timeout_seconds=timeout, max_sheet_cells=5_000_000
+    )
+
+
+def test_an_isolated_extraction_returns_what_the_extraction_yields(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path, "contract.docx", docx_bytes(["Processor agreement"], [["Sub", "Country"]])
+    )
+
+    with isolated_extraction(path, FileKind.DOCX, limits=_limits()) as segments:
+        isolated = [(segment.text, segment.location) for segment in segments]
+
+    assert isolated == [(s.text, s.location) for s in extract_segments(path, FileKind.DOCX)]
+
+
+def test_an_isolated_extraction_hands_back_the_typed_failure(tmp_path: Path) -> None:
+    cells = {f"A{row}": "x" for row in range(1, 11)}
+    path = _write(tmp_path, "ten.xlsx", xlsx_bytes_with_cells(cells))
+    limits = ExtractionLimits(memory_bytes=1 << 30, timeout_seconds=120, max_sheet_cells=9)
+
+    with (
+        pytest.raises(ConversionFailed) as caught,
+        isolated_extraction(path, FileKind.XLSX, limits=limits) as segments,
+    ):
+        list(segments)
+
+    assert caught.value.details == {"originalFormat": "xlsx", "targetFormat": "csv"}
+
+
+def test_a_file_that_needs_more_memory_than_the_bound_fails_and_the_caller_lives(
+    tmp_path: Path,
+) -> None:
+    # 300,000 paragraphs: python-docx's XML tree of it takes far more than 192 MiB.
+    path = _write(tmp_path, "flood.docx", paragraph_flood_docx(300_000))
+
+    with (
+        pytest.raises(ExtractionFailed) as caught,
+        isolated_extraction(path, FileKind.DOCX, limits=_limits(memory_mb=192)),
+    ):
+        pass
+
+    assert caught.value.code == "EXTRACTION_FAILED"
+    assert "more than 192 MiB of memory" in caught.value.message
+    # The same bound reads an ordinary file.
+    small = _write(tmp_path, "small.docx", docx_bytes(["Retention: six years."]))
+    with isolated_extraction(small, FileKind.DOCX, limits=_limits(memory_mb=192)) as segments:
+        assert "six years" in "".join(segment.text for segment in segments)
+
+
+def test_a_file_that_takes_longer_than_the_bound_fails(tmp_path: Path) -> None:
+    path = _write(tmp_path, "flood.docx", paragraph_flood_docx(300_000))
+
+    with (
+        pytest.raises(ExtractionFailed) as caught,
+        isolated_extraction(path, FileKind.DOCX, limits=_limits(timeout=0.5)),
+    ):
+        pass
+
+    assert "longer than 0.5 seconds" in caught.value.message
+
+
+def test_an_unexpected_error_in_the_child_is_a_crash_not_the_files_fault(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.txt"  # the stored copy vanished: not the uploader's doing
+
+    with (
+        pytest.raises(ExtractionCrashed),
+        isolated_extraction(missing, FileKind.TXT, limits=_limits()),
+    ):
+        pass

@@ -1,0 +1,127 @@
+"""An asset is never tried forever: a worker lost while reading the file fails it, and so
+do too many attempts; a file over the extraction bounds fails alone (assets.ingestion)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from assets import ingestion
+from assets.models import Asset, AssetStatus
+from tests.assets.bombs import paragraph_flood_docx, xlsx_bytes_with_cells
+from tests.assets.conftest import process, upload
+
+pytestmark = pytest.mark.django_db
+
+
+def abandon(asset_id: str, *, stage: str) -> None:
+    """As if the worker of the asset's attempt died at `stage`, long enough ago to take over."""
+    Asset.objects.filter(pk=asset_id).update(
+        status=AssetStatus.PROCESSING,
+        processing_stage=stage,
+        processing_attempts=1,
+        processing_started_at=timezone.now() - timedelta(hours=2),
+    )
+
+
+def test_an_attempt_lost_while_reading_the_file_fails_the_asset_instead_of_a_retry(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EXTRACTING)
+
+    assert ingestion.asset_process(asset_id=asset_id) is None
+
+    asset = Asset.objects.get(pk=asset_id)
+    assert asset.status == AssetStatus.FAILED
+    assert asset.error_code == "EXTRACTION_FAILED"
+    assert "stopped while reading it" in asset.error_message
+    assert asset.processing_attempts == 1
+    body = dpo.client.get(f"/api/v1/assets/{asset_id}").json()
+    assert body["status"] == "FAILED"
+
+
+def test_a_redelivered_task_fails_an_asset_lost_while_being_read_without_waiting(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EXTRACTING)
+    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+
+    with pytest.raises(ingestion.AttemptInProgressError):  # it may still be reading
+        ingestion.asset_process(asset_id=asset_id)
+    assert ingestion.asset_process(asset_id=asset_id, redelivered=True) is None
+
+    asset = Asset.objects.get(pk=asset_id)
+    assert asset.status == AssetStatus.FAILED
+    assert "stopped while reading it" in asset.error_message
+
+
+def test_a_redelivered_task_still_waits_for_an_attempt_past_the_reading(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EMBEDDING)
+    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+
+    with pytest.raises(ingestion.AttemptInProgressError):
+        ingestion.asset_process(asset_id=asset_id, redelivered=True)
+
+
+def test_an_attempt_lost_after_the_file_was_read_is_taken_over(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    abandon(asset_id, stage=ingestion.STAGE_EMBEDDING)
+
+    asset = process(asset_id)
+
+    assert asset.status == AssetStatus.COMPLETED
+    assert asset.processing_attempts == 2
+
+
+def test_each_attempt_is_counted_and_the_last_allowed_one_is_the_last(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+    Asset.objects.filter(pk=asset_id).update(processing_attempts=ingestion.MAX_PROCESSING_ATTEMPTS)
+
+    asset = process(asset_id)
+
+    assert asset.status == AssetStatus.FAILED
+    assert asset.error_code == "EXTRACTION_FAILED"
+    assert f"tried {ingestion.MAX_PROCESSING_ATTEMPTS} times" in asset.error_message
+
+
+def test_a_completed_asset_records_one_attempt_and_no_stage_in_progress(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
+
+    asset = process(asset_id)
+
+    assert asset.status == AssetStatus.COMPLETED
+    assert asset.processing_attempts == 1
+    assert asset.processing_stage == ""
+
+
+def test_a_file_over_the_memory_bound_fails_as_extraction_failed(dpo, settings):
+    settings.ASSET_EXTRACTION_MEMORY_LIMIT_MB = 192
+    response = upload(dpo.client, "flood.docx", paragraph_flood_docx(300_000))
+    assert response.status_code == 201, response.content
+
+    asset = process(response.json()["id"])
+
+    assert asset.status == AssetStatus.FAILED
+    assert asset.error_code == "EXTRACTION_FAILED"
+    assert "more than 192 MiB of memory" in asset.error_message
+
+
+def test_a_sheet_over_the_cell_bound_fails_as_conversion_failed(dpo, settings):
+    settings.ASSET_XLSX_MAX_CELLS_PER_SHEET = 99
+    cells = {f"A{row}": f"entry {row}" for row in range(1, 101)}
+    response = upload(dpo.client, "register.xlsx", xlsx_bytes_with_cells(cells))
+    assert response.status_code == 201, response.content
+
+    asset = process(response.json()["id"])
+
+    assert asset.status == AssetStatus.FAILED
+    assert asset.error_code == "CONVERSION_FAILED"
+    assert asset.error_details == {"originalFormat": "xlsx", "targetFormat": "csv"}
+    assert "more than 99 non-empty cells" in asset.error_message
+
+
+def test_a_worker_pool_process_is_replaced_once_it_grew_past_the_memory_setting():
+    from config.celery import app as celery_app
+
+    assert celery_app.conf.worker_max_memory_per_child == 1536 * 1024  # KiB
