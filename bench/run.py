@@ -29,6 +29,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("ingestion", "bench_ingestion.py", 1800),
     ("search", "bench_search.py", 1800),
     ("api_throughput", "bench_api.py", 900),
+    ("embeddings_multilingual", "bench_embeddings_multilingual.py", 900),
 ]
 
 
@@ -95,6 +96,8 @@ def main(selected: list[str]) -> int:
         print(f"bench: {name} ...", flush=True)
         report["benchmarks"][name] = outcome = run_one(name, script, timeout)
         print(f"bench: {name} {outcome['status']} ({outcome.get('seconds', '?')} s)", flush=True)
+        # Each benchmark's own file too, so that running one does not lose its last result.
+        (RESULTS_DIR / f"{name}.json").write_text(json.dumps(outcome, indent=2) + "\n")
     (RESULTS_DIR / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
     lines = [
         "# Benchmark report",
