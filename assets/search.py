@@ -35,6 +35,8 @@ MAX_TRIGRAM_QUERY_CHARACTERS = 200
 # pg_trgm's default is 0.6; a little lower tolerates a typo or a particle in short names.
 TRIGRAM_THRESHOLD = 0.5
 SNIPPET_CHARACTERS = 240
+# At most this many trigram matches are scored (see trigram_matches in the SQL).
+TRIGRAM_SCAN_LIMIT = 2000
 
 
 class SearchMode(StrEnum):
@@ -101,13 +103,16 @@ text_ranked AS (
     ) matching_chunks
 ),
 -- A fence: the trigram filter is costly per row (word_similarity over the whole chunk),
--- so the GIN trigram index must choose the rows, never a walk through the assets.
+-- so the GIN trigram index must choose the rows, never a walk through the assets; and a
+-- bound, so that a query as common as "data" cannot recheck every chunk of a large
+-- organization (the best matches beyond it are lost, the vector and text rankers remain).
 trigram_matches AS MATERIALIZED (
     SELECT chunk.id, chunk.asset_id, word_similarity(%(query)s, chunk.text) AS similarity
     FROM assets_assetchunk chunk
     WHERE %(use_trigram)s
       AND chunk.organization_id = %(organization_id)s
       AND %(query)s <%% chunk.text
+    LIMIT %(trigram_scan_limit)s
 ),
 trigram_ranked AS (
     SELECT id, row_number() OVER (ORDER BY similarity DESC, id) AS rank
@@ -172,6 +177,7 @@ def hybrid_chunk_search(
         "use_text": use_lexical,
         "use_trigram": use_lexical and len(query) <= MAX_TRIGRAM_QUERY_CHARACTERS,
         "candidates": candidates,
+        "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
         "rrf_k": RRF_K,
         "k": k,
     }
