@@ -181,3 +181,14 @@ def test_the_migration_fills_the_locations_of_existing_chunks(uploaded, dpo):
         {"slide_number": 4},
         {},
     ]
+
+
+def test_the_openapi_schema_documents_the_mode_and_the_new_fields(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+    operation = schema["paths"]["/api/v1/assets/search"]["get"]
+    mode = next(p for p in operation["parameters"] if p["name"] == "mode")
+    assert mode["schema"]["enum"] == ["hybrid", "vector", "text"]
+    assert mode["schema"]["default"] == "hybrid"
+    hit = schema["components"]["schemas"]["SearchHit"]["properties"]
+    assert {"rankers", "pageNumber", "sheetName", "slideNumber", "snippet", "score"} <= set(hit)
