@@ -11,9 +11,8 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from assets.embedding import embedding_provider
 from assets.models import Asset, AssetStatus
-from assets.selectors import chunk_search
+from assets.selectors import asset_search
 from legal_documents.composition.context import SourceRef
 
 logger = logging.getLogger(__name__)
@@ -30,9 +29,10 @@ def sources_for_document(document: Any) -> list[SourceRef]:
     """Up to five of the organization's assets most relevant to ``document``.
 
     The query is the document type's title plus its key inputs; the organization's
-    COMPLETED chunks are searched and the best chunk of each distinct asset becomes
-    ``SourceRef(file_name, excerpt)``, best first. Returns [] when the organization has no
-    processed asset, and on any error (logged): grounding is optional, generation is not.
+    COMPLETED chunks are searched by the API's hybrid ``asset_search`` and the best chunk of
+    each distinct asset becomes ``SourceRef(file_name, excerpt)``, best first. Returns []
+    when the organization has no processed asset, and on any error (logged): grounding is
+    optional, generation is not.
     """
     try:
         organization_id = document.organization_id
@@ -40,9 +40,10 @@ def sources_for_document(document: Any) -> list[SourceRef]:
             organization_id=organization_id, status=AssetStatus.COMPLETED
         ).exists():
             return []
-        query = document_query(document)
-        vector = embedding_provider().embed_query(query)
-        hits = chunk_search(organization_id=organization_id, vector=vector, k=CANDIDATE_CHUNKS)
+        # The API's search (hybrid: meaning, words and names), scoped the same way.
+        hits = asset_search(
+            organization_id=organization_id, query=document_query(document), k=CANDIDATE_CHUNKS
+        )
     except Exception:
         logger.warning("grounding sources unavailable for %s", document.pk, exc_info=True)
         return []

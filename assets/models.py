@@ -11,6 +11,8 @@ import uuid
 from pathlib import PurePath
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
@@ -113,7 +115,18 @@ class AssetChunk(models.Model):
     text = models.TextField()
     # "page 3", "sheet Revenue", "slide 2", "header"... or "" when unknown.
     location = models.CharField(max_length=200, blank=True, default="")
+    # The same location, structured for the API (see location_fields).
+    page_number = models.PositiveIntegerField(null=True, blank=True)
+    sheet_name = models.CharField(max_length=200, blank=True, default="")
+    slide_number = models.PositiveIntegerField(null=True, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    # Full-text search: the 'simple' configuration (no stemming, no stop words) because the
+    # assets are in any language and names and identifiers must match as written.
+    search_vector = models.GeneratedField(
+        expression=SearchVector("text", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
 
     class Meta:
         ordering = ["asset", "index"]
@@ -127,8 +140,25 @@ class AssetChunk(models.Model):
                 m=16,
                 ef_construction=64,
                 opclasses=["vector_cosine_ops"],
-            )
+            ),
+            GinIndex(name="asset_chunk_search_vector", fields=["search_vector"]),
+            GinIndex(name="asset_chunk_text_trigram", fields=["text"], opclasses=["gin_trgm_ops"]),
         ]
 
     def __str__(self) -> str:
         return f"{self.asset_id} #{self.index}"
+
+    @staticmethod
+    def location_fields(location: str | None) -> dict[str, object]:
+        """``page_number``/``sheet_name``/``slide_number`` of an extractor's location.
+
+        The extractors write "page N" (PDF), "sheet NAME" (XLSX) and "slide N" (PPTX);
+        anything else ("header", "") has none. Migration 0003 does the same in SQL.
+        """
+        location = location or ""
+        kind, _, rest = location.partition(" ")
+        if kind in ("page", "slide") and rest.isascii() and rest.isdigit() and len(rest) < 10:
+            return {f"{kind}_number": int(rest)}
+        if kind == "sheet" and rest:
+            return {"sheet_name": rest[:200]}
+        return {}

@@ -1,49 +1,65 @@
-"""Reading assets: the organization's list and vector search over its chunks."""
+"""Reading assets: hybrid search over the organization's chunks."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-
-from django.db import connection, transaction
-from pgvector.django import CosineDistance
 
 from assets.embedding import embedding_provider
-from assets.models import AssetChunk, AssetStatus
+from assets.search import SearchHit, SearchMode, hybrid_chunk_search
 from common.errors import ApiError
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
 
 MAX_SEARCH_RESULTS = 50
-# HNSW candidate list: at least this, or a few times k (recall against latency).
-MIN_EF_SEARCH = 40
+
+__all__ = [
+    "MAX_SEARCH_RESULTS",
+    "SearchHit",
+    "SearchMode",
+    "asset_search",
+    "chunk_search",
+]
 
 
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """One chunk found by a search; ``score`` is the cosine similarity (1 = same direction)."""
+def asset_search(
+    *,
+    organization: Organization | None = None,
+    organization_id: object = None,
+    query: str,
+    k: int = 10,
+    mode: SearchMode = SearchMode.HYBRID,
+) -> list[SearchHit]:
+    """The ``k`` chunks of the organization's COMPLETED assets that best match ``query``.
 
-    asset_id: str
-    original_file_name: str
-    chunk_index: int
-    text: str
-    location: str
-    score: float
-
-
-def asset_search(*, organization: Organization, query: str, k: int = 10) -> list[SearchHit]:
-    """The ``k`` chunks of the organization's COMPLETED assets closest to ``query``.
-
-    Never returns another organization's chunks: the organization filter is part of the one
-    SQL query. Uses the HNSW index (ORDER BY cosine distance LIMIT k) with iterative scans,
-    so that the filter cannot starve the result (docs/PITFALLS.md: the ``SET LOCAL`` must be in
-    the same transaction as the query). Raises ApiError 503 SERVICE_UNAVAILABLE when the
-    query cannot be embedded (a provider misconfigured or unreachable); the cause is logged.
+    ``mode``: ``hybrid`` (vector, full-text and trigram rankings fused), ``vector`` or
+    ``text`` (full-text and trigram, no embedding); see :mod:`assets.search`. Never returns
+    another organization's chunks: the organization filter is in every ranker of the one
+    SQL query. Give ``organization`` or its id. Raises ApiError 503 SERVICE_UNAVAILABLE
+    when the query must be embedded and cannot be (a provider misconfigured or
+    unreachable); the cause is logged.
     """
+    if organization is not None:
+        organization_id = organization.pk
+    if organization_id is None:
+        raise ValueError("asset_search needs the organization")
     k = max(1, min(k, MAX_SEARCH_RESULTS))
+    vector = _query_vector(query) if mode.needs_embedding else None
+    return hybrid_chunk_search(
+        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode
+    )
+
+
+def chunk_search(*, organization_id: object, vector: list[float], k: int) -> list[SearchHit]:
+    """Nearest chunks to an already embedded query within one organization (vector only)."""
+    return hybrid_chunk_search(
+        organization_id=organization_id, query="", vector=vector, k=k, mode=SearchMode.VECTOR
+    )
+
+
+def _query_vector(query: str) -> list[float]:
     try:
-        vector = embedding_provider().embed_query(query)
+        return embedding_provider().embed_query(query)
     except Exception as error:
         # Whatever the provider's library raises (configuration, network, API errors).
         logger.exception("the search query could not be embedded")
@@ -53,40 +69,3 @@ def asset_search(*, organization: Organization, query: str, k: int = 10) -> list
             status_code=503,
             headers={"Retry-After": "5"},
         ) from error
-    return chunk_search(organization_id=organization.pk, vector=vector, k=k)
-
-
-def chunk_search(*, organization_id: object, vector: list[float], k: int) -> list[SearchHit]:
-    """Nearest chunks to ``vector`` within one organization (see :func:`asset_search`)."""
-    distance = CosineDistance("embedding", vector)
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            # set_config(..., true) is SET LOCAL: it ends with this transaction.
-            cursor.execute(
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                "set_config('hnsw.ef_search', %s, true)",
-                [str(max(MIN_EF_SEARCH, 2 * k))],
-            )
-        rows = list(
-            AssetChunk.objects.filter(
-                organization_id=organization_id, asset__status=AssetStatus.COMPLETED
-            )
-            .annotate(distance=distance)
-            .order_by(distance)
-            .values_list(
-                "asset_id", "asset__original_file_name", "index", "text", "location", "distance"
-            )[:k]
-        )
-    # relaxed_order may return neighbours slightly out of order: sort the k found.
-    rows.sort(key=lambda row: row[5])
-    return [
-        SearchHit(
-            asset_id=str(asset_id),
-            original_file_name=name,
-            chunk_index=index,
-            text=text,
-            location=location,
-            score=round(1.0 - float(distance), 6),
-        )
-        for asset_id, name, index, text, location, distance in rows
-    ]

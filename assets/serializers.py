@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assets.models import Asset, AssetStatus
+from assets.search import SearchMode
 from assets.selectors import MAX_SEARCH_RESULTS
 from common.serializers import OmitEmptyFieldsSerializer
 
@@ -115,6 +116,13 @@ class AssetListQuerySerializer(serializers.Serializer):
 class AssetSearchQuerySerializer(serializers.Serializer):
     q = serializers.CharField(max_length=2000, trim_whitespace=True)
     k = serializers.IntegerField(min_value=1, max_value=MAX_SEARCH_RESULTS, default=10)
+    mode = serializers.ChoiceField(
+        choices=[mode.value for mode in SearchMode],
+        default=SearchMode.HYBRID.value,
+        help_text="hybrid: meaning (vector), words (full-text) and names or identifiers "
+        "(trigram) fused by reciprocal rank; vector: meaning only; text: words and "
+        "trigrams only (no embedding).",
+    )
 
 
 class SearchHitSerializer(serializers.Serializer):
@@ -123,7 +131,20 @@ class SearchHitSerializer(serializers.Serializer):
     chunkIndex = serializers.IntegerField(source="chunk_index")  # noqa: N815
     text = serializers.CharField()
     location = serializers.CharField()
-    score = serializers.FloatField()
+    score = serializers.FloatField(
+        help_text="Higher is better: the cosine similarity in vector mode, otherwise the "
+        "reciprocal-rank-fusion sum (1/(60+rank) per ranker that found the chunk)."
+    )
+    rankers = serializers.ListField(
+        child=serializers.ChoiceField(choices=["vector", "text", "trigram"]),
+        help_text="The rankers that found this chunk among their best candidates.",
+    )
+    pageNumber = serializers.IntegerField(source="page_number", allow_null=True)  # noqa: N815
+    sheetName = serializers.CharField(source="sheet_name", allow_null=True)  # noqa: N815
+    slideNumber = serializers.IntegerField(source="slide_number", allow_null=True)  # noqa: N815
+    snippet = serializers.CharField(
+        help_text="HTML: an escaped excerpt of the text with the query's words in <mark>."
+    )
 
 
 class SearchResponseSerializer(serializers.Serializer):

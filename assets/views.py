@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from assets import selectors, services
 from assets.models import Asset
+from assets.search import SearchMode
 from assets.serializers import (
     AssetListQuerySerializer,
     AssetSearchQuerySerializer,
@@ -112,15 +113,25 @@ class AssetViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
     )
     @action(detail=False, methods=["get"], url_path="search")
     def search(self, request: Request) -> Response:
-        """Chunks of the organization's assets nearest to `q` (cosine similarity), best first."""
+        """Chunks of the organization's COMPLETED assets that best match `q`, best first.
+
+        `mode=hybrid` (default) fuses vector, full-text and trigram rankings; each result
+        lists the `rankers` that found it, its page, sheet or slide when known and a
+        highlighted `snippet`.
+        """
         query = AssetSearchQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        mode = SearchMode(query.validated_data["mode"])
         hits = selectors.asset_search(
             organization=self.organization,
             query=query.validated_data["q"],
             k=query.validated_data["k"],
+            mode=mode,
         )
-        self.audit(action="search", details={"k": query.validated_data["k"], "results": len(hits)})
+        self.audit(
+            action="search",
+            details={"k": query.validated_data["k"], "mode": mode.value, "results": len(hits)},
+        )
         return Response({"results": SearchHitSerializer(hits, many=True).data})
 
     @extend_schema(

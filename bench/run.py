@@ -31,6 +31,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("api_throughput", "bench_api.py", 900),
     ("audit_append", "bench_audit_append.py", 300),
     ("extraction_isolation", "bench_extraction_isolation.py", 1200),
+    ("embeddings_multilingual", "bench_embeddings_multilingual.py", 900),
 ]
 
 
@@ -97,6 +98,8 @@ def main(selected: list[str]) -> int:
         print(f"bench: {name} ...", flush=True)
         report["benchmarks"][name] = outcome = run_one(name, script, timeout)
         print(f"bench: {name} {outcome['status']} ({outcome.get('seconds', '?')} s)", flush=True)
+        # Each benchmark's own file too, so that running one does not lose its last result.
+        (RESULTS_DIR / f"{name}.json").write_text(json.dumps(outcome, indent=2) + "\n")
     (RESULTS_DIR / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
     lines = [
         "# Benchmark report",

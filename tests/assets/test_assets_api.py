@@ -147,7 +147,10 @@ def test_search_never_returns_chunks_of_another_organization(uploaded, dpo, outs
     assert [hit["originalFileName"] for hit in mine.json()["results"]] == ["mine.txt"]
     assert [hit["originalFileName"] for hit in other.json()["results"]] == ["theirs.txt"]
     hit = mine.json()["results"][0]
-    assert set(hit) == {"assetId", "originalFileName", "chunkIndex", "text", "location", "score"}
+    assert set(hit) == {
+        "assetId", "originalFileName", "chunkIndex", "text", "location", "score", "rankers",
+        "pageNumber", "sheetName", "slideNumber", "snippet",
+    }  # fmt: skip
     assert 0 < hit["score"] <= 1
 
 
