@@ -26,8 +26,8 @@ from legal_documents.admin_forms import (
     IterateForm,
     QuestionnaireForm,
 )
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from gdpr.composition import completeness_report
+from gdpr.doctypes.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.questionnaire import (
     answer_values,

@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from common.fields import MAX_TEXT_LENGTH
 from common.structured import StringOrObjectField
-from legal_documents.doctypes.base import DocumentType, Question
+from gdpr.doctypes.base import DocumentType, Question
 from organizations.fields import TextOrObjectFormField
 from organizations.models import ClientCompany, Organization
 

@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from legal_documents.composition.context import SourceRef
-from legal_documents.composition.skeleton import document_skeleton
+from gdpr.composition.context import SourceRef
+from gdpr.composition.skeleton import document_skeleton
 
 if TYPE_CHECKING:
-    from legal_documents.doctypes.base import DocumentType
+    from gdpr.doctypes.base import DocumentType
 
 
 def compose(

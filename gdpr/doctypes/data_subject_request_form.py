@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from legal_documents.composition.writers import data_subject_request_form as writers
-from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import DocumentInputSerializer, TextField
+from gdpr.composition.writers import data_subject_request_form as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from legal_documents.inputs.fields import DocumentInputSerializer, TextField
 
 RIGHTS = (
     "access",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from legal_documents.composition.writers import data_processing_agreement as writers
-from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import (
+from gdpr.composition.writers import data_processing_agreement as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
     string_or_object_list,

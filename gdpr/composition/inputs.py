@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from legal_documents.composition.recognition import (
+from gdpr.composition.recognition import (
     ART_9_CONDITIONS,
     is_in_eea,
     recognise_legal_basis,

@@ -15,8 +15,8 @@ from rest_framework import serializers
 
 from common.fields import BoundedTextField
 from common.structured import StringOrObjectField
-from legal_documents.composition.inputs import RECIPIENT_ROLES
-from legal_documents.composition.recognition import (
+from gdpr.composition.inputs import RECIPIENT_ROLES
+from gdpr.composition.recognition import (
     ACCEPTED_LEGAL_BASIS_FORMS,
     ACCEPTED_SAFEGUARD_FORMS,
     LEGAL_BASES,

@@ -5,27 +5,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from legal_documents.composition.assessments.dpia_risk import (
+from gdpr.composition.assessments.dpia_risk import (
     SCALE_LABELS,
     RiskAssessment,
     assess_risks,
 )
-from legal_documents.composition.assessments.dpia_screening import DpiaFacts, Screening, screen
-from legal_documents.composition.assessments.dsr_deadline import add_months
-from legal_documents.composition.assessments.security_measures import (
+from gdpr.composition.assessments.dpia_screening import DpiaFacts, Screening, screen
+from gdpr.composition.assessments.dsr_deadline import add_months
+from gdpr.composition.assessments.security_measures import (
     FAMILY_BY_KEY,
     classify_measures,
 )
-from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.inputs import Transfer
-from legal_documents.composition.markdown import (
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import Transfer
+from gdpr.composition.markdown import (
     bullets,
     escape_inline,
     join_blocks,
     table,
     to_be_completed,
 )
-from legal_documents.composition.writers.common import (
+from gdpr.composition.writers.common import (
     legal_basis_text,
     legitimate_interests_text,
     list_or_marker,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from legal_documents.composition.writers import breach_notification as writers
-from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import DocumentInputSerializer, TextField, flag, text_list
+from gdpr.composition.writers import breach_notification as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from legal_documents.inputs.fields import DocumentInputSerializer, TextField, flag, text_list
 
 BREACH_TYPES = ("confidentiality", "integrity", "availability")
 

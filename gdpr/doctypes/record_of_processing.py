@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from legal_documents.composition.writers import record_of_processing as writers
-from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import (
+from gdpr.composition.writers import record_of_processing as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from legal_documents.inputs.fields import (
     ProcessingDescriptionSerializer,
     TextField,
     flag,

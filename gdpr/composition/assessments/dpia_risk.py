@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from legal_documents.composition.assessments.dpia_screening import DpiaFacts
-from legal_documents.composition.assessments.security_measures import FAMILY_BY_KEY
+from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY
 
 SCALE_LABELS = {1: "Negligible", 2: "Limited", 3: "Significant", 4: "Maximum"}
 MANY_RECIPIENTS = 3

@@ -5,7 +5,7 @@ Adding a type: write its module (declarations + writers) and add one line to _MO
 
 from __future__ import annotations
 
-from legal_documents.doctypes import (
+from gdpr.doctypes import (
     breach_notification,
     data_processing_agreement,
     data_subject_request_form,
@@ -13,7 +13,7 @@ from legal_documents.doctypes import (
     privacy_policy,
     record_of_processing,
 )
-from legal_documents.doctypes.base import DocumentType
+from gdpr.doctypes.base import DocumentType
 
 _MODULES = (
     record_of_processing,

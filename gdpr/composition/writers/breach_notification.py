@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from legal_documents.composition.assessments.breach_deadline import (
+from gdpr.composition.assessments.breach_deadline import (
     NotificationDeadline,
     iso_z,
     notification_deadline,
 )
-from legal_documents.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
-from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.markdown import bullets, escape_inline, join_blocks
-from legal_documents.composition.markdown import to_be_completed as marker
-from legal_documents.composition.writers.common import list_or_marker, text_or_marker
+from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.markdown import bullets, escape_inline, join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import list_or_marker, text_or_marker
 
 
 @dataclass(frozen=True, slots=True)

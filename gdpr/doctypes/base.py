@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from rest_framework import serializers
 
-    from legal_documents.composition.context import CompositionContext
+    from gdpr.composition.context import CompositionContext
 
 AnswerType = Literal["text", "choice", "multiChoice", "boolean", "date"]
 ANSWER_TYPES: frozenset[str] = frozenset({"text", "choice", "multiChoice", "boolean", "date"})
@@ -140,6 +140,6 @@ class DocumentType:
 
     def write_section(self, section_id: str, context: CompositionContext) -> str:
         """The template Markdown of one whole section, headings included."""
-        from legal_documents.composition.skeleton import section_skeleton
+        from gdpr.composition.skeleton import section_skeleton
 
         return section_skeleton(self, section_id, context).markdown

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from legal_documents.composition.markdown import escape_block, escape_inline
+from gdpr.composition.markdown import escape_block, escape_inline
 
 
 @dataclass(frozen=True, slots=True)

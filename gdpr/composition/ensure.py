@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from legal_documents.composition.completeness import ItemBlock, item_blocks
+from gdpr.composition.completeness import ItemBlock, item_blocks
 
 if TYPE_CHECKING:
-    from legal_documents.doctypes.base import DocumentType
+    from gdpr.doctypes.base import DocumentType
 
 
 def _block_lines(markdown_lines: list[str], block: ItemBlock) -> list[str]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.inputs import ProcessingActivity
-from legal_documents.composition.markdown import escape_block, escape_inline, join_blocks
-from legal_documents.composition.markdown import to_be_completed as marker
-from legal_documents.composition.writers.common import (
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import ProcessingActivity
+from gdpr.composition.markdown import escape_block, escape_inline, join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import (
     controller_identity,
     dpo_line,
     legal_basis_text,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.inputs import (
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import (
     LegalBasis,
     SpecialCategoryCondition,
     Transfer,
 )
-from legal_documents.composition.markdown import (
+from gdpr.composition.markdown import (
     bullets,
     escape_inline,
     join_blocks,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from legal_documents.composition.writers import privacy_policy as writers
-from legal_documents.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.doctypes.fields import (
+from gdpr.composition.writers import privacy_policy as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from legal_documents.inputs.fields import (
     ProcessingDescriptionSerializer,
     TextField,
     flag,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from legal_documents.composition.completeness import item_blocks
-from legal_documents.composition.markdown import escape_block, escape_inline, join_blocks
+from gdpr.composition.completeness import item_blocks
+from gdpr.composition.markdown import escape_block, escape_inline, join_blocks
 
 ANCHOR = "additional-information"
 HEADING = f"## Additional information {{#{ANCHOR}}}"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from legal_documents.composition.assessments.dsr_deadline import response_deadline
-from legal_documents.composition.context import CompositionContext
-from legal_documents.composition.markdown import join_blocks
-from legal_documents.composition.markdown import to_be_completed as marker
-from legal_documents.composition.writers.common import text_or_marker
+from gdpr.composition.assessments.dsr_deadline import response_deadline
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.markdown import join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import text_or_marker
 
 BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from legal_documents.composition.context import CompositionContext, SourceRef, format_value
-from legal_documents.composition.inputs import normalize_inputs
-from legal_documents.composition.markdown import (
+from gdpr.composition.context import CompositionContext, SourceRef, format_value
+from gdpr.composition.inputs import normalize_inputs
+from gdpr.composition.markdown import (
     MARKER_PATTERN,
     escape_block,
     escape_inline,
@@ -22,7 +22,7 @@ from legal_documents.composition.markdown import (
 )
 
 if TYPE_CHECKING:
-    from legal_documents.doctypes.base import DocumentType
+    from gdpr.doctypes.base import DocumentType
 
 SOURCE_EXCERPT_LENGTH = 300
 

@@ -7,17 +7,17 @@ Public API:
 - `ensure_checklist(...)`: puts back items another writer dropped.
 """
 
-from legal_documents.composition.completeness import (
+from gdpr.composition.completeness import (
     CompletenessReport,
     ItemStatus,
     completeness_report,
     missing_items,
 )
-from legal_documents.composition.compose import compose
-from legal_documents.composition.context import CompositionContext, SourceRef
-from legal_documents.composition.ensure import ensure_checklist
-from legal_documents.composition.markdown import TO_BE_COMPLETED
-from legal_documents.composition.skeleton import (
+from gdpr.composition.compose import compose
+from gdpr.composition.context import CompositionContext, SourceRef
+from gdpr.composition.ensure import ensure_checklist
+from gdpr.composition.markdown import TO_BE_COMPLETED
+from gdpr.composition.skeleton import (
     DocumentSkeleton,
     ItemDraft,
     SectionDraft,

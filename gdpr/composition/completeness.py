@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from legal_documents.composition.markdown import ANCHOR_PATTERN, HEADING_PATTERN, MARKER_PATTERN
+from gdpr.composition.markdown import ANCHOR_PATTERN, HEADING_PATTERN, MARKER_PATTERN
 
 if TYPE_CHECKING:
-    from legal_documents.doctypes.base import ChecklistItem, DocumentType
+    from gdpr.doctypes.base import ChecklistItem, DocumentType
 
 Status = Literal["present", "missing"]
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
