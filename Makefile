@@ -45,9 +45,12 @@ test: install system-deps
 test-fast: install system-deps
 	$(BIN)/python -m config.launcher test -m "$(FAST_TIERS)" --durations=20 $(PYTEST_ARGS)
 
+# ruff; the import contracts of pyproject.toml (layers, gdpr framework-free); mypy on gdpr/.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format .

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
 from gdpr.doctypes.examples import EXAMPLES
-from gdpr.doctypes.registry import DOCUMENT_TYPES
+from legal_documents.inputs.registry import DOCUMENT_TYPES
 
 
 def _body_serializer(name: str) -> type[serializers.Serializer]:

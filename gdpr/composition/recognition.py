@@ -4,12 +4,14 @@ Integrators hold their facts in their own words ("Art. 6(1)(b) employment contra
 "Standard Contractual Clauses", "DE"). The create body accepts those words; this module maps
 them onto the codes the writers reason with. The original wording is never replaced: the
 writers show it beside the recognised code. Pure Python (no Django), used by the create-body
-serializers (to refuse what names nothing) and by `inputs.normalize_inputs`.
+serializers of the app (`legal_documents.inputs.fields`, to refuse what names nothing) and by
+`inputs.normalize_inputs`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 LEGAL_BASES: tuple[str, ...] = (
@@ -159,8 +161,8 @@ def recognise_safeguard(text: str) -> str | None:
     return None
 
 
-def _unique(values: object) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(values))  # type: ignore[call-overload]
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values))
 
 
 # --- the European Economic Area: EU Member States plus Iceland, Liechtenstein, Norway --------

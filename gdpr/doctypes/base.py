@@ -1,8 +1,9 @@
 """The declarations every document type is made of.
 
-A document type is data: its input serializer, its questionnaire, its sections and its legal
-checklist, plus the writers that turn inputs into the text of each checklist item. Nothing
-here knows about models, views or a particular type.
+A document type is data: its questionnaire, its sections and its legal checklist, plus the
+writers that turn inputs into the text of each checklist item. Nothing here knows about
+models, views, serializers or a particular type (the app attaches each type's DRF input
+serializer at its edge: `legal_documents.inputs.registry`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from rest_framework import serializers
-
     from gdpr.composition.context import CompositionContext
 
 AnswerType = Literal["text", "choice", "multiChoice", "boolean", "date"]
@@ -72,7 +71,7 @@ class Question:
         answer = answers.get(question_id)
         if isinstance(answer, list | tuple):
             return expected in answer
-        return answer == expected
+        return bool(answer == expected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +95,6 @@ class DocumentType:
     title: str
     ruleset_version: str
     description: str
-    input_serializer: type[serializers.Serializer]
     questions: tuple[Question, ...]
     sections: tuple[Section, ...]
     checklist: tuple[ChecklistItem, ...]

@@ -2,59 +2,10 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers
-
 from gdpr.composition.writers import breach_notification as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.inputs.fields import DocumentInputSerializer, TextField, flag, text_list
 
 BREACH_TYPES = ("confidentiality", "integrity", "availability")
-
-
-class BreachSerializer(serializers.Serializer):
-    """The breach as one object; each key stands for a flat field (flat fields win)."""
-
-    discoveredAt = serializers.DateTimeField(required=False)  # noqa: N815
-    occurredAt = serializers.DateTimeField(required=False)  # noqa: N815
-    nature = TextField()
-    dataSubjectsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    recordsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    categories = text_list()
-    likelyConsequences = TextField()  # noqa: N815
-    measuresTaken = text_list()  # noqa: N815
-
-
-class BreachNotificationInputSerializer(DocumentInputSerializer):
-    """Create-body fields of a breach notification; `discoveredAt` starts the 72 hours.
-
-    The facts come as flat fields or as a `breach` object (`inputs.BREACH_FIELDS` maps them).
-    """
-
-    breach = BreachSerializer(required=False)
-    discoveredAt = serializers.DateTimeField(required=False)  # noqa: N815
-    occurredAt = serializers.DateTimeField(required=False)  # noqa: N815
-    breachNature = TextField()  # noqa: N815
-    breachTypes = serializers.ListField(  # noqa: N815
-        child=serializers.ChoiceField(choices=BREACH_TYPES), required=False
-    )
-    dataCategories = text_list()  # noqa: N815
-    specialCategories = flag()  # noqa: N815
-    vulnerableSubjects = flag()  # noqa: N815
-    approximateSubjects = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    approximateRecords = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    likelyConsequences = TextField()  # noqa: N815
-    measuresTaken = text_list()  # noqa: N815
-    measuresProposed = text_list()  # noqa: N815
-    encrypted = flag()
-    keyCompromised = flag()  # noqa: N815
-    subsequentMeasuresRemoveRisk = flag()  # noqa: N815
-    disproportionateEffort = flag()  # noqa: N815
-    highRisk = flag()  # noqa: N815
-    delayReasons = TextField()  # noqa: N815
-    dpoContact = TextField()  # noqa: N815
-    actingAsProcessor = flag()  # noqa: N815
-    controllerName = TextField()  # noqa: N815
-    supervisoryAuthority = TextField()  # noqa: N815
 
 
 SECTIONS = (
@@ -122,7 +73,6 @@ DOCUMENT_TYPE = DocumentType(
         " and decision on communication to the data subjects (Art. 34), following EDPB"
         " Guidelines 9/2022."
     ),
-    input_serializer=BreachNotificationInputSerializer,
     questions=QUESTIONS,
     sections=SECTIONS,
     checklist=CHECKLIST,

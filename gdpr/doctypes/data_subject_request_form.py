@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers
-
 from gdpr.composition.writers import data_subject_request_form as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.inputs.fields import DocumentInputSerializer, TextField
 
 RIGHTS = (
     "access",
@@ -18,22 +15,6 @@ RIGHTS = (
     "objection",
     "automated-decisions",
 )
-
-
-class DataSubjectRequestFormInputSerializer(DocumentInputSerializer):
-    """Create-body fields: a blank form, or one prefilled for a received request."""
-
-    requesterName = TextField()  # noqa: N815
-    requesterContact = TextField()  # noqa: N815
-    receivedAt = serializers.DateField(required=False)  # noqa: N815
-    rightsInvoked = serializers.ListField(  # noqa: N815
-        child=serializers.ChoiceField(choices=RIGHTS), required=False
-    )
-    requestDetails = TextField()  # noqa: N815
-    identityVerification = TextField()  # noqa: N815
-    contactEmail = TextField()  # noqa: N815
-    dpoContact = TextField()  # noqa: N815
-    supervisoryAuthority = TextField()  # noqa: N815
 
 
 SECTIONS = (
@@ -104,7 +85,6 @@ DOCUMENT_TYPE = DocumentType(
         "Use this form to exercise your rights under the GDPR (Art. 15-22). Tick the right"
         " you exercise and send the form to the controller."
     ),
-    input_serializer=DataSubjectRequestFormInputSerializer,
     questions=QUESTIONS,
     sections=SECTIONS,
     checklist=CHECKLIST,

@@ -4,27 +4,6 @@ from __future__ import annotations
 
 from gdpr.composition.writers import privacy_policy as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.inputs.fields import (
-    ProcessingDescriptionSerializer,
-    TextField,
-    flag,
-    text_list,
-)
-
-
-class PrivacyPolicyInputSerializer(ProcessingDescriptionSerializer):
-    """Create-body fields of a privacy notice."""
-
-    legitimateInterests = TextField()  # noqa: N815
-    representative = TextField()
-    contactEmail = TextField()  # noqa: N815
-    dataCollectedFromSubject = flag()  # noqa: N815
-    dataSources = text_list()  # noqa: N815
-    statutoryRequirement = TextField()  # noqa: N815
-    automatedDecisions = flag()  # noqa: N815
-    automatedDecisionLogic = TextField()  # noqa: N815
-    supervisoryAuthority = TextField()  # noqa: N815
-
 
 SECTIONS = (
     Section("who", "Who we are", "Art. 13(1)(a)-(b)"),
@@ -108,7 +87,6 @@ DOCUMENT_TYPE = DocumentType(
         "This notice explains how your personal data is processed, as required by Art. 13 and"
         " 14 GDPR."
     ),
-    input_serializer=PrivacyPolicyInputSerializer,
     questions=QUESTIONS,
     sections=SECTIONS,
     checklist=CHECKLIST,

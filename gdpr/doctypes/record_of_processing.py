@@ -2,29 +2,8 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers
-
 from gdpr.composition.writers import record_of_processing as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
-from legal_documents.inputs.fields import (
-    ProcessingDescriptionSerializer,
-    TextField,
-    flag,
-    text_list,
-)
-
-
-class RecordOfProcessingInputSerializer(ProcessingDescriptionSerializer):
-    """Create-body fields of one processing activity's record entry."""
-
-    securityMeasures = text_list()  # noqa: N815
-    jointControllers = text_list()  # noqa: N815
-    representative = TextField()
-    actsAsProcessor = flag()  # noqa: N815
-    controllersServed = text_list()  # noqa: N815
-    processingCategoriesPerController = text_list()  # noqa: N815
-    employeeCount = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-
 
 SECTIONS = (
     Section("controller-record", "Record of the controller", "Art. 30(1)"),
@@ -92,7 +71,6 @@ DOCUMENT_TYPE = DocumentType(
     title="Record of Processing Activities",
     ruleset_version="ropa-2026.1",
     description="Record of processing activities kept under Art. 30 GDPR.",
-    input_serializer=RecordOfProcessingInputSerializer,
     questions=QUESTIONS,
     sections=SECTIONS,
     checklist=CHECKLIST,

@@ -1,6 +1,7 @@
 """The one place that maps a `documentType` name to its declaration.
 
-Adding a type: write its module (declarations + writers) and add one line to _MODULES.
+Adding a type: write its module (declarations + writers) and add one line to _MODULES; the app
+attaches the DRF serializer of its create body in `legal_documents/inputs/registry.py`.
 """
 
 from __future__ import annotations

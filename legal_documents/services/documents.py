@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from audit.services import Actor, record_event
 from common.errors import ApiError
-from legal_documents import events
 from gdpr.composition import SourceRef
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.doctypes.registry import get_document_type
+from legal_documents import events
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
 from legal_documents.services import jobs

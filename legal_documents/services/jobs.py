@@ -21,8 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ApiError
-from legal_documents import events
 from gdpr.composition import completeness_report
+from legal_documents import events
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text

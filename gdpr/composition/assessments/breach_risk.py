@@ -68,7 +68,7 @@ class BreachDecision:
 
 def sensitive_kinds(categories: Iterable[str]) -> tuple[str, ...]:
     """The sensitive kinds of data named in the categories, sorted, without duplicates."""
-    found = set()
+    found: set[str] = set()
     for category in categories:
         lowered = category.lower()
         found.update(kind for word, kind in SENSITIVE_KEYWORDS.items() if word in lowered)
