@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -87,8 +88,8 @@ def legal_document_create(
 def writing_request(document: LegalDocument) -> WritingRequest:
     """What a provider needs to write this document now."""
     inputs = dict(document.inputs)
-    if document.client_company_id:
-        company = document.client_company
+    company = document.client_company  # None (and no query) without a client company
+    if company is not None:
         inputs["companyName"] = company.name
         inputs["companyDetails"] = company.details
     return WritingRequest(
@@ -155,7 +156,7 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     )
 
 
-def _streamer(document_id: str, stream_id: str):  # type: ignore[no-untyped-def]
+def _streamer(document_id: str, stream_id: str) -> Callable[[str], None]:
     from legal_documents import events
 
     def send(text: str) -> None:
