@@ -27,6 +27,7 @@ COPY organizations ./organizations
 COPY audit ./audit
 COPY legal_documents ./legal_documents
 COPY assets ./assets
+COPY gdpr ./gdpr
 # The project's dependencies, never the dev extra. The project itself is then removed from
 # the venv: it runs from /app, where its templates, fonts and other data files are.
 RUN pip install ".${EXTRAS:+[$EXTRAS]}" \

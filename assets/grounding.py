@@ -13,7 +13,7 @@ from typing import Any
 
 from assets.models import Asset, AssetStatus
 from assets.selectors import asset_search
-from legal_documents.composition.context import SourceRef
+from gdpr.composition.context import SourceRef
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def sources_for_document(document: Any) -> list[SourceRef]:
 
 def document_query(document: Any) -> str:
     """The search text of a document: its type's title and its descriptive inputs."""
-    from legal_documents.doctypes.registry import get_document_type
+    from gdpr.doctypes.registry import get_document_type
 
     parts = [get_document_type(document.document_type).title]
     for name, value in (document.inputs or {}).items():

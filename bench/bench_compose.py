@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from legal_documents.composition import completeness_report, compose
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from gdpr.composition import completeness_report, compose
+from gdpr.doctypes.registry import DOCUMENT_TYPES
 from tests.legal_documents.samples import FULL_ANSWERS, FULL_INPUTS
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

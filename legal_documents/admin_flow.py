@@ -20,14 +20,14 @@ from django.views.decorators.http import require_POST
 from audit.models import Outcome
 from audit.services import record_event
 from common.errors import ApiError
+from gdpr.composition import completeness_report
 from legal_documents.admin_forms import (
     DocumentInputForm,
     FinalizeQuestionsForm,
     IterateForm,
     QuestionnaireForm,
 )
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.questionnaire import (
     answer_values,

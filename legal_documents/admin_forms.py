@@ -18,7 +18,8 @@ from rest_framework import serializers
 
 from common.fields import MAX_TEXT_LENGTH
 from common.structured import StringOrObjectField
-from legal_documents.doctypes.base import DocumentType, Question
+from gdpr.doctypes.base import DocumentType, Question
+from legal_documents.inputs.registry import ValidatedDocumentType
 from organizations.fields import TextOrObjectFormField
 from organizations.models import ClientCompany, Organization
 
@@ -116,7 +117,11 @@ class DocumentInputForm(forms.Form):
     """
 
     def __init__(
-        self, *args: Any, spec: DocumentType, organization: Organization | None, **kwargs: Any
+        self,
+        *args: Any,
+        spec: ValidatedDocumentType,
+        organization: Organization | None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.spec = spec

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from legal_documents.composition.markdown import (
+from gdpr.composition.markdown import (
     ANCHOR_PATTERN,
     HEADING_PATTERN,
     escape_block,

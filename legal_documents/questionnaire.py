@@ -24,8 +24,8 @@ from django.utils import timezone
 from audit.services import Actor, record_event
 from common.errors import ApiError
 from common.fields import MAX_TEXT_LENGTH
-from legal_documents.doctypes.base import DocumentType, Question
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.doctypes.base import DocumentType, Question
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 
 CONTENT_TOO_LONG = "CONTENT_TOO_LONG"

@@ -13,8 +13,8 @@ from functools import cache
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
-from legal_documents.doctypes.examples import EXAMPLES
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from gdpr.doctypes.examples import EXAMPLES
+from legal_documents.inputs.registry import DOCUMENT_TYPES
 
 
 def _body_serializer(name: str) -> type[serializers.Serializer]:

@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
-from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services.jobs import estimated_completion
 
@@ -31,7 +31,7 @@ class CreateDocumentSerializer(serializers.Serializer):
     """The create body: `documentType` plus the fields that type declares.
 
     Validation is delegated to the type's own input serializer, so the schema of every type
-    lives in its module (legal_documents/doctypes/).
+    lives in its module (legal_documents/inputs/, attached to the gdpr type by its registry).
     """
 
     documentType = DocumentTypeField()  # noqa: N815

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -149,8 +150,23 @@ def dispatch_document_event(
         for delivery in deliveries:
             # robust: a broker outage is logged, not raised into the caller; the rows are
             # committed and `webhook_deliveries_requeue_stalled` enqueues them later.
-            transaction.on_commit(lambda delivery=delivery: enqueue_delivery(delivery), robust=True)
+            transaction.on_commit(_enqueue_hook(enqueue_delivery, delivery), robust=True)
     return deliveries
+
+
+def _enqueue_hook(
+    enqueue: Callable[[WebhookDelivery], None], delivery: WebhookDelivery
+) -> Callable[[], None]:
+    """A commit hook enqueuing one delivery.
+
+    A typed function rather than a lambda; not a `functools.partial`, as Django logs a failed
+    robust hook by its `__qualname__`, which a partial lacks.
+    """
+
+    def hook() -> None:
+        enqueue(delivery)
+
+    return hook
 
 
 def webhook_deliveries_requeue_stalled(*, limit: int = 500) -> int:

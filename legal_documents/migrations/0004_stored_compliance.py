@@ -5,8 +5,8 @@ from django.db import migrations, models
 
 def backfill(apps, schema_editor):
     """Documents written before this migration get their stored completeness too."""
-    from legal_documents.composition import completeness_report
-    from legal_documents.doctypes.registry import DOCUMENT_TYPES
+    from gdpr.composition import completeness_report
+    from gdpr.doctypes.registry import DOCUMENT_TYPES
 
     LegalDocument = apps.get_model("legal_documents", "LegalDocument")
     for document in LegalDocument.objects.exclude(content_markdown="").iterator():

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.composition import completeness_report
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 
 INDEX_COLUMNS = (

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from legal_documents.composition import SourceRef, compose
-from legal_documents.doctypes.base import DocumentType
+from gdpr.composition import SourceRef, compose
+from gdpr.doctypes.base import DocumentType
 
 # Receives each streamed piece of text (token, sentence, section) as it is written.
 ChunkCallback = Callable[[str], None]

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.conf import settings
 
-from legal_documents.composition import document_skeleton, ensure_checklist
-from legal_documents.composition.skeleton import SectionDraft
+from gdpr.composition import document_skeleton, ensure_checklist
+from gdpr.composition.skeleton import SectionDraft
 from legal_documents.providers.base import (
     ChunkCallback,
     EditResult,

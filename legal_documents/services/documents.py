@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -10,10 +11,10 @@ from django.utils import timezone
 
 from audit.services import Actor, record_event
 from common.errors import ApiError
+from gdpr.composition import SourceRef
+from gdpr.composition.additional_information import with_additional_information
+from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
-from legal_documents.composition import SourceRef
-from legal_documents.composition.additional_information import with_additional_information
-from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
 from legal_documents.services import jobs
@@ -87,8 +88,8 @@ def legal_document_create(
 def writing_request(document: LegalDocument) -> WritingRequest:
     """What a provider needs to write this document now."""
     inputs = dict(document.inputs)
-    if document.client_company_id:
-        company = document.client_company
+    company = document.client_company  # None (and no query) without a client company
+    if company is not None:
         inputs["companyName"] = company.name
         inputs["companyDetails"] = company.details
     return WritingRequest(
@@ -155,7 +156,7 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     )
 
 
-def _streamer(document_id: str, stream_id: str):  # type: ignore[no-untyped-def]
+def _streamer(document_id: str, stream_id: str) -> Callable[[str], None]:
     from legal_documents import events
 
     def send(text: str) -> None:

@@ -7,7 +7,7 @@ their `ExportMeta`. Used by the export endpoint, the inspection packages and the
 from __future__ import annotations
 
 from common.errors import ApiError
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.exports import (
     EXPORT_FORMATS,
     ExportedFile,

@@ -19,11 +19,11 @@ from django.utils import timezone
 
 from audit.services import Actor, record_event
 from common.errors import ApiError
+from gdpr.composition import ensure_checklist
+from gdpr.composition.additional_information import with_additional_information
+from gdpr.composition.completeness import item_blocks
+from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
-from legal_documents.composition import ensure_checklist
-from legal_documents.composition.additional_information import with_additional_information
-from legal_documents.composition.completeness import item_blocks
-from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
 from legal_documents.providers import EditResult, ProviderError, get_provider
 from legal_documents.questionnaire import merge_answers

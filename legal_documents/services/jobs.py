@@ -21,8 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ApiError
+from gdpr.composition import completeness_report
 from legal_documents import events
-from legal_documents.composition import completeness_report
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text
@@ -179,7 +179,7 @@ def _completion_event(document: LegalDocument) -> str:
 
 def set_content(document: LegalDocument, markdown: str) -> None:
     """Content and its derived forms; the version number moves on."""
-    from legal_documents.doctypes.registry import get_document_type
+    from gdpr.doctypes.registry import get_document_type
 
     spec = get_document_type(document.document_type)
     title = spec.title

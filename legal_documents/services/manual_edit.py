@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ApiError
+from gdpr.composition import completeness_report
+from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services import jobs
 from legal_documents.versioning import record_version

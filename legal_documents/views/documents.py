@@ -10,9 +10,9 @@ from rest_framework.response import Response
 
 from common.errors import ApiError
 from common.pagination import envelope_pagination
+from gdpr.composition import completeness_report
+from gdpr.doctypes.registry import get_document_type
 from legal_documents import schema, selectors, serializers
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from legal_documents.services import documents, manual_edit
 from organizations.access import request_actor, request_membership

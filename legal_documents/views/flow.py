@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from common.errors import ApiError
 from common.fields import BoundedTextField
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from legal_documents.questionnaire import questionnaire_answer, questionnaire_for, validate_answers
 from legal_documents.serializers import DocumentSerializer

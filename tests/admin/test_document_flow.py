@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from legal_documents.inputs.registry import DOCUMENT_TYPES
 from legal_documents.models import DocumentIteration, LegalDocument
 from tests.admin.support import add_url, change_url, flow_url, run_job, status_url
 from tests.factories import ClientCompanyFactory

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from legal_documents.composition import completeness_report
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.composition import completeness_report
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from tests.conftest import Caller
 from tests.legal_documents.test_api import create, generate_now

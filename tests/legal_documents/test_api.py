@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from gdpr.doctypes.registry import DOCUMENT_TYPES
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services.documents import run_generation
 from tests.factories import ClientCompanyFactory

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from legal_documents.composition import (
+from gdpr.composition import (
     TO_BE_COMPLETED,
     SourceRef,
     completeness_report,
@@ -16,8 +16,8 @@ from legal_documents.composition import (
     ensure_checklist,
     missing_items,
 )
-from legal_documents.composition.completeness import item_blocks
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from gdpr.composition.completeness import item_blocks
+from gdpr.doctypes.registry import DOCUMENT_TYPES
 from legal_documents.rendering import markdown_to_safe_html
 
 TYPE_NAMES = sorted(DOCUMENT_TYPES)
@@ -228,7 +228,7 @@ def test_the_skeleton_gives_the_sections_in_order_and_joins_into_the_document(
 
 
 def _context(document_type: Any, inputs: dict, now: datetime) -> Any:
-    from legal_documents.composition.skeleton import build_context
+    from gdpr.composition.skeleton import build_context
 
     return build_context(document_type=document_type, inputs=inputs, now=now)
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
 
-from legal_documents.composition import compose
-from legal_documents.composition.assessments.breach_deadline import iso_z, notification_deadline
-from legal_documents.composition.assessments.breach_risk import BreachFacts, decide
-from legal_documents.composition.assessments.dpia_risk import assess_risks, risk_level
-from legal_documents.composition.assessments.dpia_screening import DpiaFacts, screen
-from legal_documents.composition.assessments.dsr_deadline import add_months, response_deadline
-from legal_documents.composition.assessments.security_measures import classify_measures
-from legal_documents.composition.completeness import item_blocks
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.composition import compose
+from gdpr.composition.assessments.breach_deadline import iso_z, notification_deadline
+from gdpr.composition.assessments.breach_risk import BreachFacts, decide
+from gdpr.composition.assessments.dpia_risk import assess_risks, risk_level
+from gdpr.composition.assessments.dpia_screening import DpiaFacts, screen
+from gdpr.composition.assessments.dsr_deadline import add_months, response_deadline
+from gdpr.composition.assessments.security_measures import classify_measures
+from gdpr.composition.completeness import item_blocks
+from gdpr.doctypes.registry import get_document_type
 
 ALL_MEASURES = classify_measures(
     [

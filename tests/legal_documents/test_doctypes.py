@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from legal_documents.doctypes.registry import (
+from gdpr.doctypes.registry import (
     DOCUMENT_TYPES,
     UnknownDocumentType,
     get_document_type,
@@ -142,7 +142,7 @@ def test_a_conditional_question_is_asked_only_when_the_earlier_answer_matches() 
 
 
 def test_a_condition_on_a_multi_choice_answer_matches_any_selected_option() -> None:
-    from legal_documents.doctypes.base import Question
+    from gdpr.doctypes.base import Question
 
     question = Question("q", "Why?", "", "Art. 1", False, "text", "x", condition=("p", "b"))
     assert question.is_asked({"p": ["a", "b"]})

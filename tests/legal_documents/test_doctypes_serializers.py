@@ -7,8 +7,8 @@ import uuid
 import pytest
 
 from common.fields import MAX_TEXT_LENGTH
-from legal_documents.doctypes.fields import CONTENT_TOO_LONG, error_codes
-from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from legal_documents.inputs.fields import CONTENT_TOO_LONG, error_codes
+from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENT_TYPES))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from legal_documents.composition import compose
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.composition import compose
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.editing import GRAMMAR, apply_edit_instruction, headings
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from legal_documents.composition.markdown import escape_inline
-from legal_documents.doctypes.registry import DOCUMENT_TYPES, get_document_type
+from gdpr.composition.markdown import escape_inline
+from gdpr.doctypes.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import DocumentVersion, LegalDocument
 from tests.support.flow import (
     URL,

@@ -124,7 +124,7 @@ def test_an_unknown_document_closes_the_socket_with_4404(dpo, document_id):
 
 
 def test_every_event_of_an_iteration_carries_the_document_id_as_thread_id(dpo, monkeypatch):
-    from legal_documents.composition import SourceRef
+    from gdpr.composition import SourceRef
     from legal_documents.services import documents
     from tests.support.flow import URL, run_job
 

@@ -239,7 +239,7 @@ def test_a_model_refusal_fails_the_iteration_and_finishes_the_thread(dpo):
 
 
 def test_the_asset_search_during_an_iteration_is_announced_as_a_tool_event(dpo, monkeypatch):
-    from legal_documents.composition import SourceRef
+    from gdpr.composition import SourceRef
     from legal_documents.services import documents
 
     document = completed_document(dpo)

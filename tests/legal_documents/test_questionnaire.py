@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from legal_documents.doctypes.registry import get_document_type
+from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from tests.support.flow import URL, completed_document
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from legal_documents.composition.recognition import (
+from gdpr.composition.recognition import (
     EEA_COUNTRIES,
     RecognisedBasis,
     is_in_eea,

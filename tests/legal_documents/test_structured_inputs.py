@@ -1,6 +1,6 @@
 """Structured create inputs (objects beside strings): accepted, kept, and written out.
 
-The rich bodies are the OpenAPI examples (legal_documents/doctypes/examples.py), so every
+The rich bodies are the OpenAPI examples (gdpr/doctypes/examples.py), so every
 example the schema shows is also proven to work end to end.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from legal_documents.doctypes.examples import EXAMPLES
+from gdpr.doctypes.examples import EXAMPLES
 from legal_documents.models import LegalDocument
 from legal_documents.services.documents import run_generation
 from tests.legal_documents.samples import FULL_INPUTS

@@ -21,7 +21,7 @@ import pytest
 from pypdf import PdfReader
 from rest_framework import serializers
 
-from legal_documents.doctypes.registry import DOCUMENT_TYPES
+from legal_documents.inputs.registry import DOCUMENT_TYPES
 from legal_documents.models import LegalDocument
 from legal_documents.services.documents import run_generation
 from tests.legal_documents.samples import FULL_INPUTS

@@ -10,7 +10,7 @@ from typing import Any
 from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from django.utils import timezone
 
-from legal_documents.doctypes.base import DocumentType
+from gdpr.doctypes.base import DocumentType
 from legal_documents.events import document_group
 from legal_documents.models import DocumentIteration, LegalDocument, Status
 from legal_documents.services.documents import run_generation

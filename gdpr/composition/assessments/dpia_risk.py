@@ -1,0 +1,185 @@
+"""CNIL PIA risk rating: three feared events, severity and likelihood on a 1-4 scale.
+
+Severity depends on what the data reveals and on whom (it measures the impact on people);
+likelihood depends on exposure (scale, transfers, sharing, combination). Security measures
+then lower likelihood (and, for encryption or pseudonymisation, the severity of a leak).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY
+
+SCALE_LABELS = {1: "Negligible", 2: "Limited", 3: "Significant", 4: "Maximum"}
+MANY_RECIPIENTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RiskRating:
+    """One feared event rated before and after the measures in place."""
+
+    key: str
+    label: str
+    severity: int
+    likelihood: int
+    residual_severity: int
+    residual_likelihood: int
+    reasons: tuple[str, ...]
+    mitigating_families: tuple[str, ...]
+    recommendations: tuple[str, ...]
+
+    @property
+    def level(self) -> str:
+        """Risk level before measures."""
+        return risk_level(self.severity, self.likelihood)
+
+    @property
+    def residual_level(self) -> str:
+        """Risk level with the measures in place."""
+        return risk_level(self.residual_severity, self.residual_likelihood)
+
+
+@dataclass(frozen=True, slots=True)
+class RiskAssessment:
+    """The three ratings and the Art. 36 consequence."""
+
+    risks: tuple[RiskRating, ...]
+
+    @property
+    def high_residual(self) -> tuple[RiskRating, ...]:
+        """Risks still high with the measures in place."""
+        return tuple(risk for risk in self.risks if risk.residual_level == "high")
+
+    @property
+    def prior_consultation_required(self) -> bool:
+        """Art. 36(1): consult the authority when a high residual risk remains."""
+        return bool(self.high_residual)
+
+
+def risk_level(severity: int, likelihood: int) -> str:
+    """low (score <= 4), medium (5-8) or high (>= 9), score = severity x likelihood."""
+    score = severity * likelihood
+    if score >= 9:
+        return "high"
+    return "medium" if score >= 5 else "low"
+
+
+def _clamp(value: int) -> int:
+    return max(1, min(4, value))
+
+
+def _reduction(present: set[str], relevant: tuple[str, ...]) -> int:
+    # One relevant family lowers likelihood one step; three or more, two steps (CNIL: measures
+    # reduce, they never make an event impossible, hence the floor of 1 in _clamp).
+    count = sum(1 for key in relevant if key in present)
+    return 0 if count == 0 else (1 if count < 3 else 2)
+
+
+def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAssessment:
+    """Rate illegitimate access, unwanted modification and disappearance of data."""
+    present = set(measure_families)
+    special = bool(facts.special_categories)
+    sensitive = bool(facts.is_sensitive)
+    vulnerable = bool(facts.vulnerable_subjects)
+    large = bool(facts.is_large_scale)
+    many_recipients = facts.recipient_count >= MANY_RECIPIENTS
+    reasons_common = []
+    if special:
+        reasons_common.append("special-category data raises the impact of any incident")
+    elif sensitive:
+        reasons_common.append("highly personal data raises the impact of any incident")
+    if vulnerable:
+        reasons_common.append("vulnerable data subjects are less able to protect themselves")
+    if large:
+        reasons_common.append("the large scale widens exposure")
+
+    access_severity = _clamp(1 + (2 if special else 1 if sensitive else 0) + vulnerable)
+    access_likelihood = _clamp(
+        1
+        + large
+        + facts.third_country_transfers
+        + many_recipients
+        + bool(facts.systematic_monitoring or facts.dataset_matching)
+    )
+    access_reasons = list(reasons_common)
+    if facts.third_country_transfers:
+        access_reasons.append("third-country transfers add jurisdictions and parties")
+    if many_recipients:
+        access_reasons.append(f"{facts.recipient_count} recipient categories share the data")
+    if facts.systematic_monitoring or facts.dataset_matching:
+        access_reasons.append("monitoring or combined datasets build richer profiles")
+    unintelligible = bool({"encryption", "pseudonymisation"} & present)
+
+    modification_severity = _clamp(1 + special + vulnerable + bool(facts.automated_decisions))
+    modification_likelihood = _clamp(1 + large + many_recipients + bool(facts.dataset_matching))
+    modification_reasons = list(reasons_common)
+    if facts.automated_decisions:
+        modification_reasons.append("automated decisions would act on altered data")
+
+    disappearance_severity = _clamp(
+        1 + special + bool(facts.automated_decisions or facts.prevents_right_or_service)
+    )
+    disappearance_likelihood = _clamp(2 + large)
+    disappearance_reasons = [
+        "hardware failure, ransomware and deletion errors are common events",
+        *(["the large scale widens exposure"] if large else []),
+    ]
+    if facts.prevents_right_or_service:
+        disappearance_reasons.append("people depend on the data to use a right or service")
+
+    specs = (
+        (
+            "illegitimate-access",
+            "Illegitimate access to data",
+            access_severity,
+            access_likelihood,
+            access_reasons,
+            ("encryption", "access-control", "pseudonymisation", "logging", "organisational"),
+            _clamp(access_severity - unintelligible),
+        ),
+        (
+            "unwanted-modification",
+            "Unwanted modification of data",
+            modification_severity,
+            modification_likelihood,
+            modification_reasons,
+            ("access-control", "integrity", "logging", "backup"),
+            modification_severity,
+        ),
+        (
+            "disappearance",
+            "Disappearance of data",
+            disappearance_severity,
+            disappearance_likelihood,
+            disappearance_reasons,
+            ("backup", "access-control", "integrity"),
+            disappearance_severity,
+        ),
+    )
+    risks = []
+    for key, label, severity, likelihood, reasons, relevant, residual_severity in specs:
+        mitigating = tuple(family for family in relevant if family in present)
+        missing = tuple(FAMILY_BY_KEY[f].recommendation for f in relevant if f not in present)
+        # The backup family is what protects availability: without it, no reduction at all.
+        reduction = (
+            0
+            if key == "disappearance" and "backup" not in present
+            else _reduction(present, relevant)
+        )
+        risks.append(
+            RiskRating(
+                key=key,
+                label=label,
+                severity=severity,
+                likelihood=likelihood,
+                residual_severity=residual_severity,
+                residual_likelihood=_clamp(likelihood - reduction),
+                reasons=tuple(reasons) or ("no aggravating factor in the inputs",),
+                mitigating_families=mitigating,
+                recommendations=missing,
+            )
+        )
+    return RiskAssessment(risks=tuple(risks))

@@ -1,0 +1,42 @@
+"""`compose()`: the template provider's whole document in one call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from gdpr.composition.context import SourceRef
+from gdpr.composition.skeleton import document_skeleton
+
+if TYPE_CHECKING:
+    from gdpr.doctypes.base import DocumentType
+
+
+def compose(
+    *,
+    document_type: DocumentType,
+    inputs: Mapping[str, Any],
+    answers: Mapping[str, Any] | None = None,
+    finalize_answers: Mapping[str, Any] | None = None,
+    organization_name: str | None = None,
+    sources: Sequence[SourceRef] = (),
+    now: datetime | None = None,
+) -> str:
+    """The document as Markdown, written from validated inputs and answers.
+
+    Deterministic: the same arguments (with the same `now`) give the same text. Every checklist
+    item gets its own anchored heading and is either written from the inputs and the rule-based
+    assessments or marked `**[To be completed]**` with what is needed. User values are escaped.
+    `inputs` are the serializer's validated data (companyName should hold the resolved client
+    company's name when clientCompanyId was given); `sources` are listed in an annex.
+    """
+    return document_skeleton(
+        document_type,
+        inputs,
+        answers,
+        finalize_answers,
+        organization_name=organization_name,
+        sources=sources,
+        now=now,
+    ).markdown

@@ -1,0 +1,216 @@
+"""Template text of a breach notification: deadline, content, Art. 34 decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from gdpr.composition.assessments.breach_deadline import (
+    NotificationDeadline,
+    iso_z,
+    notification_deadline,
+)
+from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.markdown import bullets, escape_inline, join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import list_or_marker, text_or_marker
+
+
+@dataclass(frozen=True, slots=True)
+class BreachAssessment:
+    """Deadline (None without `discoveredAt`) and risk decision."""
+
+    deadline: NotificationDeadline | None
+    decision: BreachDecision
+
+
+def _as_datetime(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return None
+
+
+def assess(context: CompositionContext) -> BreachAssessment:
+    """Deadline from `discoveredAt` at `context.now`, and the Art. 33/34 decision."""
+    discovered = _as_datetime(context.value("discoveredAt"))
+    subjects = context.value("approximateSubjects")
+    facts = BreachFacts(
+        data_categories=tuple(str(c) for c in context.items("dataCategories")),
+        special_categories=bool(context.flag("specialCategories")),
+        vulnerable_subjects=bool(context.flag("vulnerableSubjects")),
+        approximate_subjects=int(subjects) if subjects is not None else None,
+        breach_types=tuple(str(t) for t in context.items("breachTypes")),
+        encrypted=context.flag("encrypted"),
+        key_compromised=bool(context.flag("keyCompromised")),
+        subsequent_measures_remove_risk=bool(context.flag("subsequentMeasuresRemoveRisk")),
+        disproportionate_effort=bool(context.flag("disproportionateEffort")),
+        high_risk=context.flag("highRisk"),
+    )
+    return BreachAssessment(
+        deadline=notification_deadline(discovered, context.now) if discovered else None,
+        decision=decide(facts),
+    )
+
+
+def write_deadline(context: CompositionContext) -> str:
+    assessment: BreachAssessment = context.assessment
+    deadline = assessment.deadline
+    if deadline is None:
+        return marker("when the controller became aware of the breach (discoveredAt, UTC)")
+    authority = context.inline("supervisoryAuthority") or "the competent supervisory authority"
+    facts = (
+        f"The controller became aware of the breach at **{iso_z(deadline.aware_at)}**. The"
+        f" notification to {authority} is due without undue delay and at the latest by"
+        f" **{iso_z(deadline.deadline)}** (72 hours, Art. 33(1))."
+    )
+    if not assessment.decision.notify_authority:
+        facts += (
+            " The breach is assessed as unlikely to result in a risk to the rights and freedoms"
+            " of natural persons, so notification is not required; it is documented under"
+            " Art. 33(5)."
+        )
+    if deadline.passed:
+        status = (
+            f"At {iso_z(deadline.now)} the deadline has passed by {deadline.hours_overdue:.0f}"
+            " hours. Reasons for the delay (Art. 33(1)): "
+            + text_or_marker(context, "delayReasons", "the reasons for the delay")
+        )
+    else:
+        status = (
+            f"At {iso_z(deadline.now)}, {deadline.hours_remaining:.0f} hours remain before the"
+            " deadline."
+        )
+    return join_blocks(facts, status)
+
+
+def write_processor_notification(context: CompositionContext) -> str:
+    if context.flag("actingAsProcessor"):
+        controller = context.inline("controllerName") or marker("the controller's name")
+        return (
+            f"The organisation acts as processor and notifies the controller, {controller},"
+            " without undue delay after becoming aware of the breach (Art. 33(2))."
+        )
+    return (
+        "The organisation is the controller. Its processors must notify it without undue"
+        " delay after becoming aware of a breach (Art. 33(2)); the awareness time above"
+        " accounts for any such notice."
+    )
+
+
+def write_nature(context: CompositionContext) -> str:
+    subjects = context.value("approximateSubjects")
+    records = context.value("approximateRecords")
+    types = context.items("breachTypes")
+    occurred = _as_datetime(context.value("occurredAt"))
+    return join_blocks(
+        text_or_marker(context, "breachNature", "what happened (nature of the breach)"),
+        f"Type of breach: {', '.join(map(escape_inline, types))}." if types else None,
+        f"The breach occurred at {iso_z(occurred)}." if occurred else None,
+        list_or_marker(
+            context,
+            "dataCategories",
+            "Categories of personal data concerned",
+            "the categories of personal data",
+        ),
+        "Approximate number of data subjects: "
+        + (f"{int(subjects):,}" if subjects is not None else marker("an estimate")),
+        "Approximate number of records: "
+        + (f"{int(records):,}" if records is not None else marker("an estimate")),
+    )
+
+
+def write_contact(context: CompositionContext) -> str:
+    contact = context.inline("dpoContact")
+    if not contact:
+        return marker("name and contact details of the DPO or other contact point")
+    return f"Contact point for more information: {contact}."
+
+
+def write_consequences(context: CompositionContext) -> str:
+    decision: BreachDecision = context.assessment.decision
+    return join_blocks(
+        text_or_marker(context, "likelyConsequences", "the likely consequences for data subjects"),
+        f"Risk assessment: **{decision.risk_level} risk** (" + "; ".join(decision.reasons) + ").",
+    )
+
+
+def write_measures(context: CompositionContext) -> str:
+    taken = context.items("measuresTaken")
+    proposed = context.items("measuresProposed")
+    if not taken and not proposed:
+        return marker("the measures taken or proposed to address the breach and mitigate it")
+    return join_blocks(
+        "Measures taken:\n\n" + bullets(taken) if taken else None,
+        "Measures proposed, including mitigation:\n\n" + bullets(proposed) if proposed else None,
+    )
+
+
+def write_phases(context: CompositionContext) -> str:
+    complete = context.flag("informationComplete")
+    if complete is False:
+        return (
+            "Information still being gathered, to follow without undue further delay"
+            " (Art. 33(4)): " + text_or_marker(context, "pendingInformation", "what follows when")
+        )
+    return (
+        "Where information is not available at once it is provided in phases without undue"
+        " further delay (Art. 33(4)); "
+        + (
+            "all information is available at this time."
+            if complete
+            else "any update will reference this notification."
+        )
+    )
+
+
+def write_documentation(context: CompositionContext) -> str:
+    return (
+        "This breach is recorded in the controller's internal breach register with its facts,"
+        " effects and the remedial action taken, to enable the supervisory authority to verify"
+        " compliance (Art. 33(5)), whether or not it is notified."
+    )
+
+
+def write_subjects(context: CompositionContext) -> str:
+    decision: BreachDecision = context.assessment.decision
+    if decision.risk_level != "high":
+        return (
+            f"Communication to data subjects is **not required**: the risk is assessed as"
+            f" {decision.risk_level}, not high (Art. 34(1))."
+        )
+    if decision.art_34_exception:
+        return (
+            "The breach is likely to result in a high risk, but communication to data subjects"
+            f" is **not required** under {decision.art_34_exception}."
+        )
+    channels = context.inline("communicationChannels")
+    how = (
+        "by a public communication or similar measure, since individual messages would involve"
+        " disproportionate effort (Art. 34(3)(c))"
+        if decision.public_communication
+        else f"individually ({channels})"
+        if channels
+        else "individually"
+    )
+    return (
+        "**Communication to data subjects is required** (Art. 34(1)): the breach is likely to"
+        f" result in a high risk. Data subjects are informed without undue delay, {how}, in"
+        " clear and plain language describing the nature of the breach, the contact point,"
+        " the likely consequences and the measures taken (Art. 34(2), 33(3)(b)-(d))."
+    )
+
+
+WRITERS = {
+    "deadline": write_deadline,
+    "processor-notification": write_processor_notification,
+    "a-nature": write_nature,
+    "b-contact": write_contact,
+    "c-consequences": write_consequences,
+    "d-measures": write_measures,
+    "phased-information": write_phases,
+    "documentation": write_documentation,
+    "data-subject-communication": write_subjects,
+}

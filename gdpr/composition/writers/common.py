@@ -1,0 +1,140 @@
+"""Writer helpers shared by several document types."""
+
+from __future__ import annotations
+
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import (
+    LegalBasis,
+    SpecialCategoryCondition,
+    Transfer,
+)
+from gdpr.composition.markdown import (
+    bullets,
+    escape_inline,
+    join_blocks,
+    table,
+    to_be_completed,
+)
+
+
+def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
+    """'label:' and a bullet list of the values, or the marker saying what is needed."""
+    values = context.items(key)
+    if not values:
+        return f"{label}: {to_be_completed(needed)}"
+    return f"{label}:\n\n{bullets(values)}"
+
+
+def text_or_marker(context: CompositionContext, key: str, needed: str) -> str:
+    """The escaped text under `key`, or the marker saying what is needed."""
+    return context.text(key) or to_be_completed(needed)
+
+
+def controller_identity(context: CompositionContext) -> str:
+    """Name and contact details of the controller; marked when either is missing."""
+    name = context.company_name
+    lines = [
+        f"- **Name:** {escape_inline(name) if name else to_be_completed('controller name')}",
+        "- **Contact details:** "
+        + (context.inline("companyDetails") or to_be_completed("address, e-mail and telephone")),
+    ]
+    return "\n".join(lines)
+
+
+def dpo_line(context: CompositionContext) -> str:
+    """The DPO contact line; marked when not given."""
+    contact = context.inline("dpoContact")
+    if contact:
+        return f"- **Data protection officer:** {contact}"
+    return "- **Data protection officer:** " + to_be_completed(
+        "DPO contact details, or a statement that no DPO is required under Art. 37"
+    )
+
+
+def legal_basis_codes(context: CompositionContext) -> set[str]:
+    """The Art. 6(1) codes recognised in `legalBasis`, whatever the wording."""
+    bases: list[LegalBasis] = context.items("legalBasis")
+    return {code for basis in bases for code in basis.codes}
+
+
+def legal_basis_lines(context: CompositionContext) -> list[str]:
+    """Readable labels of the Art. 6(1) bases given, with the wording as stated."""
+    return [str(basis) for basis in context.items("legalBasis")]
+
+
+def special_category_conditions_text(context: CompositionContext) -> str | None:
+    """The Art. 9(2) conditions given among the legal bases, or None."""
+    conditions: list[SpecialCategoryCondition] = context.items("specialCategoryConditions")
+    if not conditions:
+        return None
+    return "Conditions for processing special categories of data (Art. 9(2)):\n\n" + bullets(
+        conditions
+    )
+
+
+def legal_basis_text(context: CompositionContext) -> str:
+    """The legal bases as a list (and any Art. 9(2) conditions), or the marker."""
+    labels = legal_basis_lines(context)
+    if not labels:
+        basis = "Legal basis: " + to_be_completed("the Art. 6(1) legal basis of each purpose")
+    else:
+        basis = "Legal basis:\n\n" + bullets(labels)
+    return join_blocks(basis, special_category_conditions_text(context))
+
+
+def legitimate_interests_text(context: CompositionContext) -> str:
+    """The Art. 6(1)(f) interests when relied on; a 'not applicable' line otherwise."""
+    if "legitimate-interests" not in legal_basis_codes(context):
+        return "The processing does not rely on legitimate interests (Art. 6(1)(f))."
+    return "Legitimate interests pursued: " + text_or_marker(
+        context,
+        "legitimateInterests",
+        "the legitimate interests pursued and the balancing test against the data subjects'"
+        " interests",
+    )
+
+
+def transfers_text(context: CompositionContext, *, none_text: str) -> str:
+    """A table of third-country transfers and their safeguards; gaps are marked.
+
+    Transfers include recipients outside the EEA (`inputs.recipient_transfers`); one without
+    a safeguard is a Chapter V gap (Art. 44-46), an Art. 49 one needs its documentation.
+    """
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
+    if not transfers:
+        return none_text
+    rows = [
+        (
+            transfer.country,
+            transfer.recipient or "not stated",
+            transfer.safeguard.label,
+            transfer.details or "-",
+        )
+        for transfer in transfers
+    ]
+    blocks = [table(("Country", "Recipient", "Safeguard", "Documentation"), rows)]
+    gaps = [t for t in transfers if t.needs_safeguard and not t.from_recipient]
+    if gaps:
+        blocks.append(
+            to_be_completed(
+                "the safeguards (and, for Art. 49(1) second-subparagraph transfers, their"
+                " documentation) for transfers to: "
+                + ", ".join(escape_inline(t.country) for t in gaps)
+            )
+        )
+    unsafe = [t for t in transfers if t.needs_safeguard and t.from_recipient]
+    if unsafe:
+        blocks.append(
+            to_be_completed(
+                "a transfer safeguard (Art. 44-46: adequacy decision, standard contractual"
+                " clauses, binding corporate rules...) for recipients outside the EEA: "
+                + ", ".join(escape_inline(f"{t.recipient} ({t.country})") for t in unsafe)
+            )
+        )
+    return join_blocks(*blocks)
+
+
+def safeguard_summary(context: CompositionContext) -> list[str]:
+    """'Country: safeguard' for every transfer (for texts that do not need the table)."""
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
+    return [f"{escape_inline(t.country)}: {escape_inline(t.safeguard.label)}" for t in transfers]

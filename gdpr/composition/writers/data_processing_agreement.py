@@ -1,0 +1,205 @@
+"""Template clauses of a data processing agreement (Art. 28(3))."""
+
+from __future__ import annotations
+
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.markdown import bullets, escape_inline, join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import (
+    list_or_marker,
+    text_or_marker,
+    transfers_text,
+)
+
+DEFAULT_OBJECTION_DAYS = 30
+DEFAULT_BREACH_HOURS = 24
+DEFAULT_DELETION_DAYS = 30
+
+
+def write_subject_matter(context: CompositionContext) -> str:
+    controller = (
+        escape_inline(context.company_name)
+        if context.company_name
+        else marker("the controller's name")
+    )
+    processor = context.inline("processorName") or marker("the processor's name")
+    details = context.inline("processorDetails")
+    return join_blocks(
+        f"This agreement is made between **{controller}** (the controller) and **{processor}**"
+        + (f", {details}" if details else "")
+        + " (the processor).",
+        "Subject-matter: "
+        + text_or_marker(context, "subjectMatter", "the services during which data is processed"),
+    )
+
+
+def write_duration(context: CompositionContext) -> str:
+    start = context.inline("effectiveDate")
+    return join_blocks(
+        "Duration: " + text_or_marker(context, "duration", "the duration of the processing"),
+        f"Effective from {start}." if start else None,
+    )
+
+
+def write_nature_purpose(context: CompositionContext) -> str:
+    return join_blocks(
+        "Nature of the processing: "
+        + text_or_marker(
+            context, "processingNature", "the operations performed (e.g. hosting, analysis)"
+        ),
+        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+    )
+
+
+def write_data_types(context: CompositionContext) -> str:
+    return list_or_marker(
+        context, "dataCategories", "Types of personal data", "the types of personal data"
+    )
+
+
+def write_data_subjects(context: CompositionContext) -> str:
+    return list_or_marker(
+        context, "dataSubjects", "Categories of data subjects", "the categories of data subjects"
+    )
+
+
+def write_controller_rights(context: CompositionContext) -> str:
+    law = context.inline("governingLaw")
+    return join_blocks(
+        "The controller determines the purposes and means, is responsible for the lawfulness"
+        " of the processing and of its instructions, may issue, amend and withdraw documented"
+        " instructions, and may verify compliance with this agreement.",
+        f"Governing law: {law}." if law else None,
+    )
+
+
+def write_instructions(context: CompositionContext) -> str:
+    in_eu = context.flag("processorInEu")
+    mechanism = context.inline("transferMechanism")
+    transfer = (
+        f" Processing outside the EEA is covered by: {mechanism}."
+        if mechanism
+        else " The processor processes the data in the EEA."
+        if in_eu
+        else ""
+    )
+    return join_blocks(
+        "The processor processes personal data only on documented instructions from the"
+        " controller, including with regard to transfers to a third country or international"
+        " organisation, unless required to do so by Union or Member State law; in that case it"
+        " informs the controller of that legal requirement before processing, unless the law"
+        " prohibits it on important grounds of public interest." + transfer,
+        "Transfers instructed by the controller:\n\n" + transfers_text(context, none_text="")
+        if context.items("thirdCountryTransfers")
+        else None,
+    )
+
+
+def write_confidentiality(context: CompositionContext) -> str:
+    return (
+        "The processor ensures that persons authorised to process the personal data have"
+        " committed themselves to confidentiality or are under an appropriate statutory"
+        " obligation of confidentiality, and have access only as needed."
+    )
+
+
+def write_security(context: CompositionContext) -> str:
+    measures = context.items("securityMeasures")
+    if not measures:
+        return marker("the technical and organisational measures (Art. 32) the processor takes")
+    return join_blocks(
+        "The processor takes all measures required by Art. 32, at least:", bullets(measures)
+    )
+
+
+def write_subprocessors(context: CompositionContext) -> str:
+    days = context.value("objectionPeriodDays") or DEFAULT_OBJECTION_DAYS
+    general = context.value("subprocessorAuthorisation") == "general"
+    authorised = context.items("subprocessors")
+    rule = (
+        "The controller gives general written authorisation to engage sub-processors. The"
+        f" processor informs the controller of any intended addition or replacement at least"
+        f" {int(days)} days in advance, giving the controller the opportunity to object."
+        if general
+        else "The processor engages another processor only with the controller's prior"
+        " specific written authorisation."
+    )
+    return join_blocks(
+        rule,
+        "Authorised sub-processors:\n\n" + bullets(authorised)
+        if authorised
+        else "No sub-processor is authorised at signature.",
+        "The processor imposes the same data protection obligations on each sub-processor by"
+        " contract and remains fully liable to the controller for its performance (Art. 28(4)).",
+    )
+
+
+def write_dsr_assistance(context: CompositionContext) -> str:
+    return (
+        "Taking into account the nature of the processing, the processor assists the"
+        " controller by appropriate technical and organisational measures in answering"
+        " requests to exercise data subject rights (Chapter III), forwards any request it"
+        " receives without delay and does not answer it without instructions."
+    )
+
+
+def write_compliance_assistance(context: CompositionContext) -> str:
+    hours = context.value("breachNotificationHours") or DEFAULT_BREACH_HOURS
+    return (
+        "The processor assists the controller in ensuring compliance with Art. 32 to 36:"
+        " security of processing; notifying personal data breaches to the controller without"
+        f" undue delay and within {int(hours)} hours of becoming aware of them, with the"
+        " information of Art. 33(3); communication to data subjects; data protection impact"
+        " assessments and prior consultation."
+    )
+
+
+def write_deletion(context: CompositionContext) -> str:
+    days = context.value("deletionPeriodDays")
+    days = DEFAULT_DELETION_DAYS if days is None else int(days)
+    choice = context.inline("deletionOrReturn") or "delete or return, at the controller's choice"
+    return (
+        f"At the end of the provision of services the processor will: {choice}. It deletes all"
+        f" personal data and existing copies within {days} days, unless Union or Member State"
+        " law requires storage, and confirms the deletion in writing."
+    )
+
+
+def write_audits(context: CompositionContext) -> str:
+    frequency = context.inline("auditFrequency")
+    certifications = context.inline("certifications")
+    return join_blocks(
+        "The processor makes available to the controller all information necessary to"
+        " demonstrate compliance with Art. 28 and allows for and contributes to audits,"
+        " including inspections, by the controller or an auditor it mandates.",
+        f"Audit frequency: {frequency}." if frequency else None,
+        f"Certifications provided as evidence (Art. 28(5)): {certifications}."
+        if certifications
+        else None,
+    )
+
+
+def write_infringing(context: CompositionContext) -> str:
+    return (
+        "The processor immediately informs the controller if, in its opinion, an instruction"
+        " infringes the GDPR or other Union or Member State data protection provisions."
+    )
+
+
+WRITERS = {
+    "subject-matter": write_subject_matter,
+    "duration": write_duration,
+    "nature-purpose": write_nature_purpose,
+    "data-types": write_data_types,
+    "data-subjects": write_data_subjects,
+    "controller-rights": write_controller_rights,
+    "a-instructions": write_instructions,
+    "b-confidentiality": write_confidentiality,
+    "c-security": write_security,
+    "d-subprocessors": write_subprocessors,
+    "e-dsr-assistance": write_dsr_assistance,
+    "f-compliance-assistance": write_compliance_assistance,
+    "g-deletion": write_deletion,
+    "h-audits": write_audits,
+    "infringing-instructions": write_infringing,
+}

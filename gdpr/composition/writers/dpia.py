@@ -1,0 +1,333 @@
+"""Template text of a DPIA: description, screening, necessity, risks, measures, validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from gdpr.composition.assessments.dpia_risk import (
+    SCALE_LABELS,
+    RiskAssessment,
+    assess_risks,
+)
+from gdpr.composition.assessments.dpia_screening import DpiaFacts, Screening, screen
+from gdpr.composition.assessments.dsr_deadline import add_months
+from gdpr.composition.assessments.security_measures import (
+    FAMILY_BY_KEY,
+    classify_measures,
+)
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import Transfer
+from gdpr.composition.markdown import (
+    bullets,
+    escape_inline,
+    join_blocks,
+    table,
+    to_be_completed,
+)
+from gdpr.composition.writers.common import (
+    legal_basis_text,
+    legitimate_interests_text,
+    list_or_marker,
+    safeguard_summary,
+    text_or_marker,
+    transfers_text,
+)
+
+_MET = {True: "Met", False: "Not met", None: "Not stated"}
+
+
+@dataclass(frozen=True, slots=True)
+class DpiaAssessment:
+    """What the DPIA writers share, computed once."""
+
+    facts: DpiaFacts
+    screening: Screening
+    risks: RiskAssessment
+    measure_families: frozenset[str]
+
+
+def facts_from(context: CompositionContext) -> DpiaFacts:
+    """The screening facts read from the inputs."""
+    subjects = context.value("approximateSubjects")
+    return DpiaFacts(
+        profiling=context.flag("profiling"),
+        automated_decisions=context.flag("automatedDecisions"),
+        systematic_monitoring=context.flag("systematicMonitoring"),
+        public_area_monitoring=context.flag("publicAreaMonitoring"),
+        # An Art. 9(2) condition among the legal bases says special-category data is processed.
+        special_categories=tuple(str(v) for v in context.items("specialCategories"))
+        or tuple(
+            f"data processed under Art. 9(2)({condition.letter})"
+            for condition in context.items("specialCategoryConditions")
+        ),
+        highly_personal_data=context.flag("highlyPersonalData"),
+        large_scale=context.flag("largeScale"),
+        approximate_subjects=int(subjects) if subjects is not None else None,
+        dataset_matching=context.flag("datasetMatching"),
+        vulnerable_subjects=context.flag("vulnerableSubjects"),
+        innovative_technology=context.flag("innovativeTechnology"),
+        prevents_right_or_service=context.flag("preventsRightOrService"),
+        third_country_transfers=bool(context.items("thirdCountryTransfers")),
+        recipient_count=len(context.items("recipients")),
+    )
+
+
+def assess(context: CompositionContext) -> DpiaAssessment:
+    """Screening and risk rating of the processing described by the inputs."""
+    facts = facts_from(context)
+    families = classify_measures(
+        [*context.items("securityMeasures"), *context.items("plannedMeasures")]
+    )
+    return DpiaAssessment(
+        facts=facts,
+        screening=screen(facts),
+        risks=assess_risks(facts, families),
+        measure_families=families,
+    )
+
+
+def _risks_known(context: CompositionContext) -> str | None:
+    """Why the risks cannot be rated yet, or None when they can."""
+    missing = [
+        label
+        for key, label in (
+            ("processingActivity", "the processing activity"),
+            ("dataCategories", "the data categories"),
+        )
+        if not context.has(key)
+    ]
+    return " and ".join(missing) if missing else None
+
+
+def write_description(context: CompositionContext) -> str:
+    activity = text_or_marker(context, "processingActivity", "a description of the processing")
+    return join_blocks(
+        activity,
+        context.text("dataFlow"),
+        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+        legal_basis_text(context),
+        legitimate_interests_text(context),
+        list_or_marker(
+            context,
+            "dataCategories",
+            "Categories of personal data",
+            "the categories of personal data",
+        ),
+        list_or_marker(
+            context,
+            "dataSubjects",
+            "Categories of data subjects",
+            "the categories of data subjects",
+        ),
+        "Recipients:\n\n" + bullets(context.items("recipients"))
+        if context.has("recipients")
+        else "Recipients: none besides the controller's staff.",
+        transfers_text(context, none_text="No transfer outside the EEA is planned."),
+    )
+
+
+def write_screening(context: CompositionContext) -> str:
+    screening: Screening = context.assessment.screening
+    criteria = table(
+        ("WP248 criterion", "Assessment", "Reason"),
+        [(c.label, _MET[c.met], c.reason) for c in screening.criteria],
+    )
+    cases = table(
+        ("Art. 35(3) case", "Assessment", "Reason"),
+        [(c.label, _MET[c.met], c.reason) for c in screening.mandatory_cases],
+    )
+    if screening.required:
+        mandatory = [c.label for c in screening.mandatory_cases if c.met]
+        why = (
+            f"Art. 35(3) applies ({'; '.join(mandatory)})"
+            if mandatory
+            else f"{screening.met_count} of the nine WP248 criteria are met (two or more)"
+        )
+        conclusion = f"**Conclusion: a DPIA is required.** {why}."
+    elif screening.unknown:
+        conclusion = to_be_completed(
+            f"{screening.met_count} criterion met so far; state whether these apply before"
+            " concluding: " + ", ".join(c.label for c in screening.unknown)
+        )
+    else:
+        conclusion = (
+            f"**Conclusion: a DPIA is not strictly required** ({screening.met_count} of nine"
+            " criteria met, no Art. 35(3) case); it is carried out as good practice and to"
+            " document the assessment. Check the supervisory authority's Art. 35(4) list."
+        )
+    return join_blocks(criteria, cases, conclusion)
+
+
+def write_necessity(context: CompositionContext) -> str:
+    transfers: list[Transfer] = context.items("thirdCountryTransfers")
+    weak = [t for t in transfers if t.safeguard.code == "none"]
+    transfer_line = (
+        "Transfers rest on: " + "; ".join(safeguard_summary(context)) + "."
+        if transfers
+        else "No third-country transfer needs a Chapter V safeguard."
+    )
+    if weak:
+        transfer_line += " " + to_be_completed("a Chapter V safeguard for every transfer")
+    retention = context.items("retentionPeriods")
+    return join_blocks(
+        "Necessity and proportionality of the processing: "
+        + text_or_marker(
+            context,
+            "necessityJustification",
+            "why the processing is necessary for the purposes and why less intrusive means"
+            " would not achieve them",
+        ),
+        legal_basis_text(context),
+        "Purpose limitation (Art. 5(1)(b)): the purposes above are specified, explicit and"
+        " legitimate; data is not further processed for incompatible purposes.",
+        "Storage limitation (Art. 5(1)(e)):\n\n" + bullets(retention)
+        if retention
+        else "Storage limitation (Art. 5(1)(e)): "
+        + to_be_completed("the retention period of each data category"),
+        transfer_line,
+        "Information and rights: data subjects are informed under Art. 13/14 and can exercise"
+        " their rights of access, rectification, erasure, restriction, portability and"
+        " objection (Art. 15-22).",
+    )
+
+
+def write_risks(context: CompositionContext) -> str:
+    missing = _risks_known(context)
+    if missing:
+        return to_be_completed(f"{missing}; the risks cannot be rated without them.")
+    assessment: RiskAssessment = context.assessment.risks
+
+    def cell(value: int) -> str:
+        return f"{value} ({SCALE_LABELS[value]})"
+
+    rows = [
+        (
+            risk.label,
+            cell(risk.severity),
+            cell(risk.likelihood),
+            risk.level,
+            cell(risk.residual_severity),
+            cell(risk.residual_likelihood),
+            risk.residual_level,
+        )
+        for risk in assessment.risks
+    ]
+    matrix = table(
+        (
+            "Feared event",
+            "Severity",
+            "Likelihood",
+            "Risk",
+            "Residual severity",
+            "Residual likelihood",
+            "Residual risk",
+        ),
+        rows,
+    )
+    reasons = "\n".join(
+        f"- **{risk.label}**: " + "; ".join(risk.reasons) + "." for risk in assessment.risks
+    )
+    return join_blocks(
+        "Each feared event is rated for severity (impact on the data subjects) and likelihood"
+        " on the CNIL scale 1 Negligible, 2 Limited, 3 Significant, 4 Maximum; the risk is"
+        " low (severity x likelihood <= 4), medium (5-8) or high (>= 9). Residual values take"
+        " the measures of the next section into account.",
+        matrix,
+        "Factors behind the ratings:\n\n" + reasons,
+    )
+
+
+def write_measures(context: CompositionContext) -> str:
+    existing = context.items("securityMeasures")
+    if not existing:
+        return to_be_completed(
+            "the technical and organisational measures in place (Art. 32), e.g. encryption,"
+            " access control, logging, backups"
+        )
+    assessment: DpiaAssessment = context.assessment
+    per_risk = []
+    for risk in assessment.risks.risks:
+        families = ", ".join(FAMILY_BY_KEY[f].label for f in risk.mitigating_families) or "none"
+        line = f"- **{risk.label}**: mitigated by {families}."
+        if risk.recommendations:
+            line += " Recommended: " + " ".join(risk.recommendations)
+        per_risk.append(line)
+    planned = context.items("plannedMeasures")
+    return join_blocks(
+        "Measures in place:\n\n" + bullets(existing),
+        "Planned measures (action plan):\n\n" + bullets(planned) if planned else None,
+        "Measures against each risk:\n\n" + "\n".join(per_risk),
+        "Compliance is demonstrated (Art. 5(2), 24) by this DPIA, the record of processing"
+        " (Art. 30), the processors' Art. 28 agreements and the review cycle below.",
+    )
+
+
+def write_dpo_advice(context: CompositionContext) -> str:
+    advice = context.text("dpoAdvice")
+    opinion = context.inline("dpoOpinion")
+    if not advice and not opinion:
+        return to_be_completed("the DPO's advice on this assessment (Art. 35(2))")
+    return join_blocks(
+        f"Opinion of the DPO: **{opinion}**." if opinion else None,
+        advice,
+        f"DPO contact: {context.inline('dpoContact')}" if context.has("dpoContact") else None,
+    )
+
+
+def write_data_subject_views(context: CompositionContext) -> str:
+    consulted = context.flag("dataSubjectsConsulted")
+    if consulted is None:
+        return to_be_completed("whether the views of data subjects were sought (Art. 35(9))")
+    if consulted:
+        return "Data subjects or their representatives were consulted. " + text_or_marker(
+            context, "consultationSummary", "how they were consulted and their views"
+        )
+    return "The views of data subjects were not sought. Reason: " + text_or_marker(
+        context, "consultationNotSoughtReason", "why seeking their views was not appropriate"
+    )
+
+
+def write_prior_consultation(context: CompositionContext) -> str:
+    missing = _risks_known(context)
+    if missing:
+        return to_be_completed(f"{missing}; the residual risk decides on Art. 36.")
+    risks: RiskAssessment = context.assessment.risks
+    if risks.prior_consultation_required:
+        names = ", ".join(risk.label.lower() for risk in risks.high_residual)
+        return (
+            f"**Prior consultation is required.** A high residual risk remains ({names}). The"
+            " processing must not start before the supervisory authority is consulted under"
+            " Art. 36(1), with the information of Art. 36(3): responsibilities, purposes and"
+            " means, measures and safeguards, DPO contact, this DPIA."
+        )
+    return (
+        "**Prior consultation is not required**: no residual risk remains high with the"
+        " measures in place (Art. 36(1))."
+    )
+
+
+def write_review(context: CompositionContext) -> str:
+    given = context.value("nextReviewDate")
+    review_date = given if given else add_months(context.now.date(), 12)
+    if isinstance(review_date, date):
+        review_date = review_date.isoformat()
+    basis = "as set by the controller" if given else "one year from this assessment by default"
+    return (
+        f"This assessment is reviewed by {escape_inline(review_date)} ({basis}) and at the latest"
+        " whenever the risk represented by the processing changes (Art. 35(11)): new data,"
+        " purposes, technology, recipients, processors or a security incident."
+    )
+
+
+WRITERS = {
+    "a-description": write_description,
+    "screening": write_screening,
+    "b-necessity": write_necessity,
+    "c-risks": write_risks,
+    "d-measures": write_measures,
+    "dpo-advice": write_dpo_advice,
+    "data-subject-views": write_data_subject_views,
+    "prior-consultation": write_prior_consultation,
+    "review": write_review,
+}

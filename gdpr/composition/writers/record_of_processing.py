@@ -1,0 +1,173 @@
+"""Template text of a record of processing activities (Art. 30)."""
+
+from __future__ import annotations
+
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import ProcessingActivity
+from gdpr.composition.markdown import escape_block, escape_inline, join_blocks
+from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.common import (
+    controller_identity,
+    dpo_line,
+    legal_basis_text,
+    list_or_marker,
+    transfers_text,
+)
+
+EXEMPTION_THRESHOLD = 250
+
+
+def write_controller(context: CompositionContext) -> str:
+    joint = context.items("jointControllers")
+    has_joint = context.flag("hasJointControllers")
+    if joint:
+        joint_line = "- **Joint controllers:** " + ", ".join(escape_inline(j) for j in joint)
+    elif has_joint:
+        joint_line = "- **Joint controllers:** " + marker("name and contact of each")
+    else:
+        joint_line = "- **Joint controllers:** none"
+    representative = context.inline("representative") or "none (controller established in the EU)"
+    return join_blocks(
+        controller_identity(context)
+        + f"\n{joint_line}\n- **Representative (Art. 27):** {representative}\n"
+        + dpo_line(context)
+    )
+
+
+def write_purposes(context: CompositionContext) -> str:
+    activity: ProcessingActivity | None = context.value("processingActivity")
+    return join_blocks(
+        f"Processing activity: **{escape_inline(activity.name)}**" if activity else None,
+        escape_block(activity.description) if activity and activity.description else None,
+        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+        legal_basis_text(context),
+    )
+
+
+def write_categories(context: CompositionContext) -> str:
+    return join_blocks(
+        list_or_marker(
+            context,
+            "dataSubjects",
+            "Categories of data subjects",
+            "the categories of data subjects",
+        ),
+        list_or_marker(
+            context,
+            "dataCategories",
+            "Categories of personal data",
+            "the categories of personal data",
+        ),
+    )
+
+
+def write_recipients(context: CompositionContext) -> str:
+    lines = list_or_marker(
+        context,
+        "recipients",
+        "Categories of recipients",
+        "the categories of recipients, or state that there are none",
+    )
+    countries = list(dict.fromkeys(t.country for t in context.items("thirdCountryTransfers")))
+    if countries:
+        lines += "\n\nRecipients in third countries: " + ", ".join(map(escape_inline, countries))
+    return lines
+
+
+def write_transfers(context: CompositionContext) -> str:
+    return transfers_text(
+        context, none_text="No transfer to a third country or international organisation."
+    )
+
+
+def write_erasure(context: CompositionContext) -> str:
+    return list_or_marker(
+        context,
+        "retentionPeriods",
+        "Time limits for erasure",
+        "the erasure time limit of each data category",
+    )
+
+
+def write_security(context: CompositionContext) -> str:
+    return list_or_marker(
+        context,
+        "securityMeasures",
+        "Measures under Art. 32(1)",
+        "a general description of the technical and organisational measures",
+    )
+
+
+def write_processor(context: CompositionContext) -> str:
+    acts = context.flag("actsAsProcessor")
+    if acts is None:
+        return marker("whether the organisation also processes data on behalf of controllers")
+    if not acts:
+        return "Not applicable: the organisation does not act as a processor for this activity."
+    return join_blocks(
+        "The organisation acts as processor. For each controller:",
+        list_or_marker(
+            context,
+            "controllersServed",
+            "Controllers (name, contact, representative and DPO)",
+            "each controller's name and contact details",
+        ),
+        list_or_marker(
+            context,
+            "processingCategoriesPerController",
+            "Categories of processing carried out for each controller",
+            "the categories of processing",
+        ),
+        "Transfers and security measures: as in Art. 30(1)(e) and (g) above, which apply to"
+        " processing on behalf of controllers as well (Art. 30(2)(c)-(d)).",
+    )
+
+
+def write_form(context: CompositionContext) -> str:
+    form = context.inline("recordFormat") or "electronic form"
+    owner = context.inline("recordOwner")
+    return join_blocks(
+        f"This record is kept in writing ({form}) (Art. 30(3)) and is made available to the"
+        " supervisory authority on request (Art. 30(4)).",
+        f"Maintained by: {owner}." if owner else None,
+    )
+
+
+def write_exemption(context: CompositionContext) -> str:
+    count = context.value("employeeCount")
+    rule = (
+        "Art. 30(5) exempts organisations with fewer than 250 employees unless the processing"
+        " is likely to result in a risk to the rights and freedoms of data subjects, is not"
+        " occasional, or includes Art. 9(1) or Art. 10 data."
+    )
+    exceptions = context.items("processingCharacteristics")
+    if count is None:
+        verdict = "The record is kept whatever the headcount, as good practice."
+    elif int(count) >= EXEMPTION_THRESHOLD:
+        verdict = f"With {int(count):,} employees the exemption does not apply."
+    elif exceptions:
+        verdict = (
+            f"With {int(count):,} employees the exemption would be open, but it is"
+            " excluded here: " + ", ".join(map(escape_inline, exceptions)).lower() + "."
+        )
+    else:
+        verdict = (
+            f"With {int(count):,} employees the exemption may apply if the processing is"
+            " occasional and low-risk; regular processing (e.g. payroll) is never"
+            " occasional, so the record is kept."
+        )
+    return join_blocks(rule, verdict)
+
+
+WRITERS = {
+    "a-controller": write_controller,
+    "b-purposes": write_purposes,
+    "c-categories": write_categories,
+    "d-recipients": write_recipients,
+    "e-transfers": write_transfers,
+    "f-erasure": write_erasure,
+    "g-security": write_security,
+    "processor-record": write_processor,
+    "written-form": write_form,
+    "exemption": write_exemption,
+}

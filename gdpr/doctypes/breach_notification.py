@@ -1,0 +1,81 @@
+"""BREACH_NOTIFICATION: notification to the authority and communication to subjects (33, 34)."""
+
+from __future__ import annotations
+
+from gdpr.composition.writers import breach_notification as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+
+BREACH_TYPES = ("confidentiality", "integrity", "availability")
+
+
+SECTIONS = (
+    Section("notification", "Notification and deadline", "Art. 33(1)-(2)"),
+    Section("content", "Content of the notification", "Art. 33(3)"),
+    Section("record", "Information in phases and documentation", "Art. 33(4)-(5)"),
+    Section("subjects", "Communication to data subjects", "Art. 34"),
+)
+
+CHECKLIST = (
+    ChecklistItem("deadline", "Art. 33(1)", "Notify the supervisory authority without undue"
+                  " delay and where feasible within 72 hours of becoming aware, with reasons for"
+                  " any delay", "notification", "Deadline for notification"),
+    ChecklistItem("processor-notification", "Art. 33(2)", "Processors notify the controller"
+                  " without undue delay", "notification", "Processor's notification"),
+    ChecklistItem("a-nature", "Art. 33(3)(a)", "Nature of the breach, categories and"
+                  " approximate numbers of data subjects and records", "content",
+                  "Nature of the breach"),
+    ChecklistItem("b-contact", "Art. 33(3)(b)", "Name and contact details of the DPO or other"
+                  " contact point", "content", "Contact point"),
+    ChecklistItem("c-consequences", "Art. 33(3)(c)", "Likely consequences of the breach",
+                  "content", "Likely consequences"),
+    ChecklistItem("d-measures", "Art. 33(3)(d)", "Measures taken or proposed, including"
+                  " mitigation", "content", "Measures taken or proposed"),
+    ChecklistItem("phased-information", "Art. 33(4)", "Information provided in phases where"
+                  " not available at once", "record", "Information in phases"),
+    ChecklistItem("documentation", "Art. 33(5)", "Documentation of the breach: facts, effects"
+                  " and remedial action", "record", "Internal documentation"),
+    ChecklistItem("data-subject-communication", "Art. 34", "Communication to data subjects"
+                  " when high risk, in clear and plain language, unless an Art. 34(3) exception"
+                  " applies", "subjects", "Communication to data subjects"),
+)  # fmt: skip
+
+QUESTIONS = (
+    Question("howDiscovered", "How was the breach discovered?", "Helps date awareness.",
+             "Art. 33(1)", True, "choice", "a-nature",
+             options=("Internal detection", "Reported by a processor",
+                      "Reported by a data subject", "Reported by a third party",
+                      "Media or public source")),
+    Question("breachOngoing", "Is the breach still ongoing?", "Containment status.",
+             "Art. 33(3)(d)", True, "boolean", "d-measures"),
+    Question("containedOn", "When was the breach contained?", "Date of containment.",
+             "Art. 33(3)(d)", False, "date", "d-measures", condition=("breachOngoing", False)),
+    Question("crossBorder", "Does the breach affect data subjects in several Member States?",
+             "Notify the lead supervisory authority (Art. 56).", "Art. 56", False, "boolean",
+             "deadline"),
+    Question("informationComplete", "Is all the Art. 33(3) information available now?",
+             "Otherwise provide it in phases.", "Art. 33(4)", True, "boolean",
+             "phased-information"),
+    Question("pendingInformation", "Which information is still being gathered, and when will"
+             " it follow?", "Name the items and an expected date.", "Art. 33(4)", True, "text",
+             "phased-information", condition=("informationComplete", False)),
+    Question("communicationChannels", "How will data subjects be told?",
+             "Direct messages unless disproportionate.", "Art. 34(2)", False, "multiChoice",
+             "data-subject-communication",
+             options=("E-mail", "Letter", "SMS", "Website notice", "Press release")),
+)  # fmt: skip
+
+DOCUMENT_TYPE = DocumentType(
+    name="BREACH_NOTIFICATION",
+    title="Personal Data Breach Notification",
+    ruleset_version="breach-2026.1",
+    description=(
+        "Notification of a personal data breach to the supervisory authority (Art. 33 GDPR)"
+        " and decision on communication to the data subjects (Art. 34), following EDPB"
+        " Guidelines 9/2022."
+    ),
+    questions=QUESTIONS,
+    sections=SECTIONS,
+    checklist=CHECKLIST,
+    writers=writers.WRITERS,
+    assess=writers.assess,
+)

@@ -1,0 +1,101 @@
+"""DPIA: data protection impact assessment (Art. 35), CNIL PIA method."""
+
+from __future__ import annotations
+
+from gdpr.composition.writers import dpia as writers
+from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+
+SECTIONS = (
+    Section("context", "Context and description of the processing", "Art. 35(7)(a)"),
+    Section("screening", "Screening: is a DPIA required?", "Art. 35(1), 35(3), 35(4)"),
+    Section("principles", "Necessity and proportionality", "Art. 35(7)(b)"),
+    Section("risks", "Risks to the rights and freedoms of data subjects", "Art. 35(7)(c)"),
+    Section("measures", "Measures envisaged to address the risks", "Art. 35(7)(d)"),
+    Section("opinions", "Advice of the DPO and views of data subjects", "Art. 35(2), 35(9)"),
+    Section("validation", "Validation, prior consultation and review", "Art. 35(11), 36"),
+)
+
+CHECKLIST = (
+    ChecklistItem("a-description", "Art. 35(7)(a)",
+                  "Systematic description of the processing operations and purposes, including"
+                  " the legitimate interest pursued where applicable",
+                  "context", "Systematic description of the processing"),
+    ChecklistItem("screening", "Art. 35(3); EDPB WP248",
+                  "Screening against Art. 35(3)(a)-(c) and the nine EDPB WP248 criteria; two or"
+                  " more met: DPIA required", "screening", "Screening against the criteria"),
+    ChecklistItem("b-necessity", "Art. 35(7)(b)",
+                  "Assessment of necessity and proportionality in relation to the purposes",
+                  "principles", "Necessity and proportionality assessment"),
+    ChecklistItem("c-risks", "Art. 35(7)(c)",
+                  "Assessment of the risks to the rights and freedoms of data subjects",
+                  "risks", "Risk assessment"),
+    ChecklistItem("d-measures", "Art. 35(7)(d)",
+                  "Measures to address the risks, safeguards, security measures and how"
+                  " compliance is demonstrated", "measures", "Measures and safeguards"),
+    ChecklistItem("dpo-advice", "Art. 35(2)", "Advice of the data protection officer",
+                  "opinions", "Advice of the data protection officer"),
+    ChecklistItem("data-subject-views", "Art. 35(9)",
+                  "Views of data subjects or their representatives, where appropriate",
+                  "opinions", "Views of data subjects"),
+    ChecklistItem("prior-consultation", "Art. 36(1)",
+                  "Prior consultation of the supervisory authority if a high residual risk"
+                  " remains", "validation", "Prior consultation of the supervisory authority"),
+    ChecklistItem("review", "Art. 35(11)",
+                  "Review of the assessment at least when the risk changes", "validation",
+                  "Review of the assessment"),
+)  # fmt: skip
+
+QUESTIONS = (
+    Question("dataMinimisation", "Is every data category necessary for the stated purposes?",
+             "Art. 5(1)(c): adequate, relevant and limited to what is necessary.",
+             "Art. 5(1)(c)", True, "boolean", "b-necessity"),
+    Question("minimisationPlan", "Which data categories are not strictly necessary, and what"
+             " will be done about them?", "Name each category and the action (drop, pseudonymise,"
+             " shorten retention).", "Art. 5(1)(c)", True, "text", "b-necessity",
+             condition=("dataMinimisation", False)),
+    Question("retentionApproach", "How are retention periods set?",
+             "Art. 5(1)(e): storage limitation.", "Art. 5(1)(e)", True, "choice", "b-necessity",
+             options=("Fixed period per data category", "Criteria-based", "Not yet defined")),
+    Question("rightsChannels", "Through which channels can data subjects exercise their rights?",
+             "Art. 12-22.", "Art. 12(2)", False, "multiChoice", "b-necessity",
+             options=("Web form", "E-mail", "Postal mail", "In-app self-service",
+                      "Customer service")),
+    Question("processorsBound", "Are all processors bound by an Art. 28 agreement?",
+             "Each processor needs a contract with the Art. 28(3) terms.", "Art. 28(3)", True,
+             "boolean", "d-measures"),
+    Question("dpoOpinion", "What is the DPO's opinion on this DPIA?",
+             "The controller must seek the DPO's advice.", "Art. 35(2)", True, "choice",
+             "dpo-advice", options=("Favourable", "Favourable with reservations",
+                                    "Unfavourable")),
+    Question("dataSubjectsConsulted", "Were data subjects or their representatives consulted?",
+             "Seek their views where appropriate (e.g. survey, works council).", "Art. 35(9)",
+             True, "boolean", "data-subject-views"),
+    Question("consultationSummary", "How were they consulted and what did they say?",
+             "Method, date, main views and how they were taken into account.", "Art. 35(9)",
+             True, "text", "data-subject-views", condition=("dataSubjectsConsulted", True)),
+    Question("consultationNotSoughtReason", "Why was it not appropriate to seek their views?",
+             "E.g. confidentiality of the project, disproportionate effort.", "Art. 35(9)", True,
+             "text", "data-subject-views", condition=("dataSubjectsConsulted", False)),
+    Question("nextReviewDate", "When will the DPIA next be reviewed?",
+             "At the latest when the risk changes; a yearly review is good practice.",
+             "Art. 35(11)", False, "date", "review"),
+    Question("reviewTriggers", "Which changes will trigger an earlier review?",
+             "Art. 35(11).", "Art. 35(11)", False, "multiChoice", "review",
+             options=("New data category", "New purpose", "New technology",
+                      "Security incident", "Change of processor", "Regulatory change")),
+)  # fmt: skip
+
+DOCUMENT_TYPE = DocumentType(
+    name="DPIA",
+    title="Data Protection Impact Assessment",
+    ruleset_version="dpia-2026.1",
+    description=(
+        "This assessment follows Art. 35 GDPR, the EDPB guidelines on DPIA (WP248 rev.01) and"
+        " the CNIL PIA method: context, fundamental principles, risks, measures, validation."
+    ),
+    questions=QUESTIONS,
+    sections=SECTIONS,
+    checklist=CHECKLIST,
+    writers=writers.WRITERS,
+    assess=writers.assess,
+)

@@ -1,5 +1,0 @@
-"""Document types as data: one module per type, one registry (`registry.py`).
-
-Import `legal_documents.doctypes.registry` for `DOCUMENT_TYPES` / `get_document_type`; this
-package itself stays import-light so that the declarations can be loaded in any order.
-"""

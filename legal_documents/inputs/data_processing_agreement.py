@@ -1,0 +1,64 @@
+"""The create body of DATA_PROCESSING_AGREEMENT, validated at the app's edge (DRF)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
+from legal_documents.inputs.fields import (
+    DocumentInputSerializer,
+    TextField,
+    string_or_object_list,
+    text_list,
+    transfers,
+)
+
+
+class ProcessorSerializer(serializers.Serializer):
+    """The processor as one object (beside `processorName` / `processorDetails`)."""
+
+    name = TextField(allow_blank=False, required=True)
+    address = TextField()
+    contact = TextField()
+
+
+class SubProcessorSerializer(serializers.Serializer):
+    """An authorised sub-processor, where it processes and what for."""
+
+    name = TextField(allow_blank=False, required=True)
+    country = TextField()
+    service = TextField()
+
+
+class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
+    """Create-body fields of a DPA; the company is the controller.
+
+    `subProcessors` is a synonym of `subprocessors` (both lists are kept).
+    """
+
+    processor = ProcessorSerializer(required=False)
+    processorName = TextField()  # noqa: N815
+    processorDetails = TextField()  # noqa: N815
+    subjectMatter = TextField()  # noqa: N815
+    duration = TextField()
+    processingNature = TextField()  # noqa: N815
+    purposes = text_list()
+    dataCategories = text_list()  # noqa: N815
+    dataSubjects = text_list()  # noqa: N815
+    securityMeasures = text_list()  # noqa: N815
+    subprocessors = string_or_object_list(
+        SubProcessorSerializer, help_text="Texts, or {name, country, service}."
+    )
+    subProcessors = string_or_object_list(  # noqa: N815
+        SubProcessorSerializer, help_text="Synonym of subprocessors."
+    )
+    subprocessorAuthorisation = serializers.ChoiceField(  # noqa: N815
+        choices=SUBPROCESSOR_AUTHORISATIONS, required=False
+    )
+    objectionPeriodDays = serializers.IntegerField(required=False, min_value=1, max_value=365)  # noqa: N815
+    breachNotificationHours = serializers.IntegerField(  # noqa: N815
+        required=False, min_value=1, max_value=72
+    )
+    deletionPeriodDays = serializers.IntegerField(required=False, min_value=0, max_value=365)  # noqa: N815
+    thirdCountryTransfers = transfers()  # noqa: N815
+    governingLaw = TextField()  # noqa: N815

@@ -1,0 +1,24 @@
+"""The create body of DATA_SUBJECT_REQUEST_FORM, validated at the app's edge (DRF)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from gdpr.doctypes.data_subject_request_form import RIGHTS
+from legal_documents.inputs.fields import DocumentInputSerializer, TextField
+
+
+class DataSubjectRequestFormInputSerializer(DocumentInputSerializer):
+    """Create-body fields: a blank form, or one prefilled for a received request."""
+
+    requesterName = TextField()  # noqa: N815
+    requesterContact = TextField()  # noqa: N815
+    receivedAt = serializers.DateField(required=False)  # noqa: N815
+    rightsInvoked = serializers.ListField(  # noqa: N815
+        child=serializers.ChoiceField(choices=RIGHTS), required=False
+    )
+    requestDetails = TextField()  # noqa: N815
+    identityVerification = TextField()  # noqa: N815
+    contactEmail = TextField()  # noqa: N815
+    dpoContact = TextField()  # noqa: N815
+    supervisoryAuthority = TextField()  # noqa: N815
