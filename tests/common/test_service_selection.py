@@ -21,7 +21,9 @@ CONFIGURED = {
     "DATABASE_URL": "postgres://app:secret@db.internal:5432/legaldocs",
     "REDIS_URL": "redis://:pw@cache.internal:6379/0",
     "SECRET_KEY": "configured-" + "k" * 50,
+    "EVIDENCE_SIGNING_KEY": "configured-" + "e" * 40,
 }
+SECRET_KEY_FILE = local_stack.LOCAL_KEYS["SECRET_KEY"]
 
 
 def test_the_settings_read_the_configured_database_and_redis():
@@ -43,6 +45,7 @@ def test_the_local_stack_starts_and_writes_nothing_when_everything_is_configured
 
 
 def test_the_local_stack_keeps_one_secret_key_in_the_data_dir(tmp_path):
+    # The evidence signing key follows the same path; it stays configured here.
     configured = {name: value for name, value in CONFIGURED.items() if name != "SECRET_KEY"}
     first, second = dict(configured), dict(configured)
     local_stack.prepare(tmp_path, first)
@@ -50,10 +53,10 @@ def test_the_local_stack_keeps_one_secret_key_in_the_data_dir(tmp_path):
 
     assert len(first["SECRET_KEY"]) >= 50
     assert first["SECRET_KEY"] == second["SECRET_KEY"]
-    key_file = tmp_path / local_stack.SECRET_KEY_FILE
+    key_file = tmp_path / SECRET_KEY_FILE
     assert key_file.read_text() == first["SECRET_KEY"]
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
-    assert sorted(path.name for path in tmp_path.iterdir()) == [local_stack.SECRET_KEY_FILE]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [SECRET_KEY_FILE]
 
 
 def test_it_refuses_a_database_that_is_not_postgresql():
@@ -94,7 +97,7 @@ def test_manage_py_in_a_second_terminal_reaches_the_running_embedded_servers():
     our_host = ours.get("OPTIONS", {}).get("host") or ours["HOST"]
     on_embedded_database = postmaster is not None and str(postmaster.socket_dir) == our_host
     on_embedded_redis = f"unix://{embedded.redis_socket_path(data_dir)}" == settings.REDIS_URL
-    key_file = data_dir / local_stack.SECRET_KEY_FILE
+    key_file = data_dir / SECRET_KEY_FILE
     on_local_key = key_file.exists() and key_file.read_text().strip() == settings.SECRET_KEY
     # Like a new terminal: only what the local stack does not provide is still configured.
     env = {
