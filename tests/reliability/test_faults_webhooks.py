@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from organizations.models import Role
+from tests.conftest import make_caller
 from tests.legal_documents.samples import FULL_INPUTS
 from tests.reliability.conftest import api_client, wait_for_document
 from tests.support.live_stack import running, tail, wait_until
@@ -69,8 +71,9 @@ def hanging_receiver() -> Iterator[HangingReceiver]:
 
 @pytest.mark.parametrize("topology", ["worker-per-queue", "one-worker"])
 def test_a_hanging_receiver_is_retried_and_does_not_hold_up_generation(
-    stack, member, hanging_receiver, topology
+    stack, hanging_receiver, topology
 ):
+    member = make_caller(Role.ADMIN)  # registering webhook endpoints is for admins
     web = stack.web(**WEBHOOK_ENVIRONMENT).start()
     if topology == "worker-per-queue":
         workers = [

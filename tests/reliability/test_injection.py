@@ -21,6 +21,7 @@ import pytest
 from pypdf import PdfReader
 from rest_framework import serializers
 
+from common.structured import StringOrObjectField
 from legal_documents.inputs.registry import DOCUMENT_TYPES
 from legal_documents.models import LegalDocument
 from legal_documents.services.documents import run_generation
@@ -89,18 +90,19 @@ def with_payload(field: serializers.Field, value: Any) -> Any:
     """`value` with PAYLOAD in every text it holds, following the field's declared shape."""
     if isinstance(field, serializers.ChoiceField | serializers.BooleanField):
         return value
-    if isinstance(field, serializers.CharField):
-        return PAYLOAD
+    if isinstance(field, serializers.CharField | StringOrObjectField):
+        return PAYLOAD  # a structured input takes the plain string form too
     if isinstance(field, serializers.ListField):
-        if isinstance(field.child, serializers.CharField):
+        if isinstance(field.child, serializers.CharField | StringOrObjectField):
             return [PAYLOAD, f"second {PAYLOAD}"]
         return value
     if isinstance(field, serializers.ListSerializer):
         child = field.child
         items = value or [{}]
         return [
-            {name: with_payload(sub, item.get(name)) for name, sub in child.fields.items()
-             if not sub.read_only} | {k: v for k, v in item.items() if k not in child.fields}
+            {name: hostile for name, sub in child.fields.items()
+             if not sub.read_only and (hostile := with_payload(sub, item.get(name))) is not None}
+            | {k: v for k, v in item.items() if k not in child.fields}
             for item in items
         ]  # fmt: skip
     return value
