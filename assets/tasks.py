@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import IntegrityError, InterfaceError, OperationalError
+from django.db import IntegrityError
 
 from assets import ingestion
 from assets.services import asset_mark_failed
 from assets.storage import delete_files
+from common.tasks import DATABASE_ERRORS, ServiceTask
 
 logger = logging.getLogger(__name__)
 
@@ -23,8 +24,7 @@ REQUEUE_UPLOADED_AFTER_SECONDS = 300
 # Errors worth another attempt: the database, the storage or the embedding service may be
 # back in a moment; a concurrent attempt on the same asset (IntegrityError) will be done.
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
-    OperationalError,
-    InterfaceError,
+    *DATABASE_ERRORS,
     IntegrityError,
     ConnectionError,
     TimeoutError,
@@ -40,12 +40,24 @@ def _transient_errors() -> tuple[type[BaseException], ...]:
             openai.RateLimitError, openai.InternalServerError)  # fmt: skip
 
 
+def _fail_asset(task: Task, error: BaseException, asset_id: str) -> None:
+    if isinstance(error, SoftTimeLimitExceeded):
+        seconds = settings.ASSET_PROCESSING_TIMEOUT_SECONDS
+        message = f"Processing took longer than {seconds} seconds."
+    else:
+        message = UNEXPECTED_FAILURE_MESSAGE
+    asset_mark_failed(asset_id=asset_id, code="EXTRACTION_FAILED", message=message)
+
+
 @shared_task(
+    base=ServiceTask,
     bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
+    autoretry_for=_transient_errors(),
     max_retries=MAX_RETRIES,
-    soft_time_limit=settings.ASSET_PROCESSING_TIMEOUT_SECONDS,
+    retry_backoff=4,
+    retry_backoff_max=120,
+    soft_time_limit_setting="ASSET_PROCESSING_TIMEOUT_SECONDS",
+    give_up=_fail_asset,
 )
 def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-def]
     """Process one asset; it never stays PROCESSING once the retries are spent.
@@ -53,50 +65,27 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     A worker killed mid-way has the task redelivered (acks_late) and the re-run replaces
     what the first attempt wrote. A redelivery while the first run may still be going does
     nothing but look again once that run would have timed out (``ingestion.asset_process``).
-    Transient errors are retried with exponential backoff and jitter; then, like any
-    unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic message and the
-    error is logged: internal error text never reaches the API. The typed processing errors
-    (unreadable or unconvertible files) keep their own messages, written for users.
+    Transient errors are retried with exponential backoff and full jitter (ServiceTask);
+    then, like any unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic
+    message and Celery logs the error: internal error text never reaches the API. The typed
+    processing errors (unreadable or unconvertible files) keep their own messages, written
+    for users.
     """
+    # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
+    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     try:
-        # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
-        redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
         ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.AttemptInProgressError as busy:
         # A fresh task (not a Celery retry): looking again must not use up the retries.
         process_asset_task.apply_async((asset_id,), countdown=busy.seconds_left)
-    except _transient_errors() as error:
-        if self.request.retries < self.max_retries:
-            countdown = min(120, 2 ** (self.request.retries + 2))
-            raise self.retry(exc=error, countdown=countdown) from error
-        logger.warning("processing of asset %s failed after retries", asset_id, exc_info=True)
-        asset_mark_failed(
-            asset_id=asset_id,
-            code="EXTRACTION_FAILED",
-            message=UNEXPECTED_FAILURE_MESSAGE,
-        )
-    except SoftTimeLimitExceeded:
-        asset_mark_failed(
-            asset_id=asset_id,
-            code="EXTRACTION_FAILED",
-            message=(
-                f"Processing took longer than {settings.ASSET_PROCESSING_TIMEOUT_SECONDS} seconds."
-            ),
-        )
-    except Exception:
-        logger.exception("processing of asset %s failed", asset_id)
-        asset_mark_failed(
-            asset_id=asset_id, code="EXTRACTION_FAILED", message=UNEXPECTED_FAILURE_MESSAGE
-        )
 
 
 @shared_task(
+    base=ServiceTask,
     bind=True,
-    acks_late=True,
     autoretry_for=(Exception,),
     retry_backoff=30,
     retry_backoff_max=3600,
-    retry_jitter=True,
     max_retries=None,
 )
 def delete_asset_files_task(self, keys: list[str]) -> None:  # type: ignore[no-untyped-def]

@@ -2,67 +2,56 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
+from common.tasks import DATABASE_ERRORS, ServiceTask
 from legal_documents.providers import TransientProviderError
 from legal_documents.services import documents, flow, jobs
 
-logger = logging.getLogger(__name__)
-
 MAX_RETRIES = 3
+# Worth another attempt: the model provider or the database may be back in a moment.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (*DATABASE_ERRORS, TransientProviderError)
 
 
-def _public_failure(error: Exception) -> tuple[str, str]:
-    """Code and message a client may see: a provider's own words, never database internals."""
+def _public_failure(error: BaseException, *, action: str, failure: str) -> tuple[str, str]:
+    """Code and message a client may see: never database internals or a traceback."""
     if isinstance(error, TransientProviderError):
         return error.code, error.message
-    logger.warning("job failed after retries: %s", error)
-    return "SERVICE_UNAVAILABLE", "A backing service was unavailable; retry shortly."
+    if isinstance(error, SoftTimeLimitExceeded):
+        seconds = settings.GENERATION_TIMEOUT_SECONDS
+        return "GENERATION_TIMEOUT", f"{action} took longer than {seconds} seconds."
+    if isinstance(error, DATABASE_ERRORS):
+        return "SERVICE_UNAVAILABLE", "A backing service was unavailable; retry shortly."
+    return "GENERATION_FAILED", f"{failure}; the error was logged."
+
+
+def _fail_generation(task: Task, error: BaseException, document_id: str, job_id: str) -> None:
+    code, message = _public_failure(
+        error, action="Generation", failure="The document could not be generated"
+    )
+    jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=message)
 
 
 @shared_task(
+    base=ServiceTask,
     bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
     max_retries=MAX_RETRIES,
-    soft_time_limit=settings.GENERATION_TIMEOUT_SECONDS,
+    soft_time_limit_setting="GENERATION_TIMEOUT_SECONDS",
+    give_up=_fail_generation,
 )
 def generate_document_task(self, document_id: str, job_id: str) -> None:  # type: ignore[no-untyped-def]
     """Generate a document; never leaves it `processing` once the retries are spent.
 
-    Transient errors (model timeouts, database or Redis hiccups) are retried with
-    exponential backoff and jitter; anything else fails the document with a reason.
+    Transient errors (model timeouts, database hiccups) are retried with exponential backoff
+    and full jitter (ServiceTask); then, like anything else, they fail the document with a
+    reason a client may read.
     """
-    try:
-        documents.run_generation(document_id=document_id, job_id=job_id)
-    except (TransientProviderError, OperationalError, InterfaceError) as error:
-        if self.request.retries >= self.max_retries:
-            code, message = _public_failure(error)
-            jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=message)
-            return
-        countdown = min(60, 2 ** (self.request.retries + 1))
-        raise self.retry(exc=error, countdown=countdown) from error
-    except SoftTimeLimitExceeded:
-        jobs.fail_job(
-            document_id=document_id,
-            job_id=job_id,
-            code="GENERATION_TIMEOUT",
-            message=f"Generation took longer than {settings.GENERATION_TIMEOUT_SECONDS} seconds.",
-        )
-    except Exception:
-        logger.exception("generation of %s failed", document_id)
-        jobs.fail_job(
-            document_id=document_id,
-            job_id=job_id,
-            code="GENERATION_FAILED",
-            message="The document could not be generated; the error was logged.",
-        )
+    documents.run_generation(document_id=document_id, job_id=job_id)
 
 
 @shared_task
@@ -75,73 +64,62 @@ def fail_stale_jobs_task() -> int:
     return failed
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def _fail_package(task: Task, error: BaseException, package_id: str) -> None:
+    from legal_documents.packages import services as packages
+
+    reason = (
+        "the database was unavailable"
+        if isinstance(error, DATABASE_ERRORS)
+        else type(error).__name__
+    )
+    packages.documentation_package_fail(
+        package_id=package_id,
+        message=f"The package could not be built ({reason}); the error was logged.",
+    )
+
+
+@shared_task(base=ServiceTask, bind=True, max_retries=MAX_RETRIES, give_up=_fail_package)
 def build_documentation_package_task(self, package_id: str) -> None:  # type: ignore[no-untyped-def]
     """Build an inspection package; it ends `completed` or `failed` (with the reason).
 
-    Database hiccups are retried with backoff; any other error fails the package. The
-    reason shown never carries internal error text (the error is logged). A package whose
-    task is lost is recovered by `sweep_documentation_packages_task`.
+    Database hiccups are retried with backoff and jitter (ServiceTask); then, like any other
+    error, they fail the package. The reason shown never carries internal error text (Celery
+    logs the error). A package whose task is lost is recovered by
+    `sweep_documentation_packages_task`.
     """
     from legal_documents.packages import services as packages
 
-    try:
-        packages.documentation_package_build(package_id=package_id)
-    except (OperationalError, InterfaceError) as error:
-        if self.request.retries >= self.max_retries:
-            logger.warning("inspection package %s failed after retries", package_id, exc_info=True)
-            packages.documentation_package_fail(
-                package_id=package_id,
-                message="The package could not be built (the database was unavailable); "
-                "the error was logged.",
-            )
-            return
-        raise self.retry(exc=error, countdown=min(60, 2 ** (self.request.retries + 1))) from error
-    except Exception as error:
-        logger.exception("inspection package %s failed", package_id)
-        packages.documentation_package_fail(
-            package_id=package_id,
-            message=f"The package could not be built ({type(error).__name__}); "
-            "the error was logged.",
-        )
+    packages.documentation_package_build(package_id=package_id)
+
+
+def _fail_iteration(
+    task: Task, error: BaseException, document_id: str, job_id: str, iteration_id: str
+) -> None:
+    code, message = _public_failure(
+        error, action="The edit", failure="The edit could not be applied"
+    )
+    flow.fail_iteration(
+        document_id=document_id, job_id=job_id, iteration_id=iteration_id,
+        code=code, message=message,
+    )  # fmt: skip
 
 
 @shared_task(
+    base=ServiceTask,
     bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
     max_retries=MAX_RETRIES,
-    soft_time_limit=settings.GENERATION_TIMEOUT_SECONDS,
+    soft_time_limit_setting="GENERATION_TIMEOUT_SECONDS",
+    give_up=_fail_iteration,
 )
 def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str) -> None:  # type: ignore[no-untyped-def]
     """Apply one iteration message; never leaves the document `processing`.
 
-    Same discipline as generate_document_task: transient errors retry with backoff, then
-    fail; anything else fails the job and the iteration, and the thread is finished.
+    Same discipline as generate_document_task: transient errors retry with backoff and
+    jitter, then fail; anything else fails the job and the iteration at once, and the thread
+    is finished.
     """
-
-    def fail(code: str, message: str) -> None:
-        flow.fail_iteration(
-            document_id=document_id, job_id=job_id, iteration_id=iteration_id,
-            code=code, message=message,
-        )  # fmt: skip
-
-    try:
-        flow.run_iteration(document_id=document_id, job_id=job_id, iteration_id=iteration_id)
-    except (TransientProviderError, OperationalError, InterfaceError) as error:
-        if self.request.retries >= self.max_retries:
-            fail(*_public_failure(error))
-            return
-        countdown = min(60, 2 ** (self.request.retries + 1))
-        raise self.retry(exc=error, countdown=countdown) from error
-    except SoftTimeLimitExceeded:
-        fail(
-            "GENERATION_TIMEOUT",
-            f"The edit took longer than {settings.GENERATION_TIMEOUT_SECONDS} seconds.",
-        )
-    except Exception:
-        logger.exception("iteration %s of %s failed", iteration_id, document_id)
-        fail("GENERATION_FAILED", "The edit could not be applied; the error was logged.")
+    flow.run_iteration(document_id=document_id, job_id=job_id, iteration_id=iteration_id)
 
 
 @shared_task

@@ -9,6 +9,7 @@ from __future__ import annotations
 from celery import Task, shared_task
 from django.utils import timezone
 
+from common.tasks import ServiceTask
 from webhooks.delivery import (
     AttemptInProgressError,
     claim_expiry_seconds,
@@ -22,16 +23,18 @@ def enqueue_delivery(delivery: WebhookDelivery, *, countdown: float = 0) -> None
     deliver_webhook_task.apply_async((str(delivery.pk),), countdown=max(countdown, 0))
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=3)
+@shared_task(base=ServiceTask, bind=True, ignore_result=True, autoretry_for=(), max_retries=3)
 def deliver_webhook_task(self: Task, delivery_id: str) -> None:
     """Make one delivery attempt and enqueue the next one when it failed and attempts remain.
 
     Retries of a failed delivery are new tasks for new rows (each attempt is stored), not
-    Celery retries of this one; their delays come from settings.WEBHOOK_RETRY_DELAYS_SECONDS.
-    A duplicate of an attempt already made (redelivery by the broker) does nothing. The one
-    Celery retry: the attempt is claimed by another worker, which may have died mid-request;
-    look again once that claim has expired. An attempt whose task is lost or gives up stays
-    pending and is enqueued again by `requeue_stalled_deliveries_task`.
+    Celery retries of this one: their schedule is a product behaviour (docs/API.md), set by
+    settings.WEBHOOK_RETRY_DELAYS_SECONDS, with no jitter. A duplicate of an attempt already
+    made (redelivery by the broker) does nothing. Nothing is retried automatically (the
+    attempt records its own errors); the one Celery retry: the attempt is claimed by another
+    worker, which may have died mid-request; look again once that claim has expired, not
+    after a backoff. An attempt whose task is lost or gives up stays pending and is enqueued
+    again by `requeue_stalled_deliveries_task`.
     """
     try:
         next_delivery = webhook_delivery_attempt(delivery_id=delivery_id)

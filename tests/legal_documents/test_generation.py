@@ -6,6 +6,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from celery.signals import task_retry
 from django.utils import timezone
 
 from legal_documents.models import LegalDocument, Status
@@ -91,6 +92,28 @@ def test_an_unavailable_model_is_retried_then_fails_cleanly(dpo, openai_settings
     assert len(chat_calls) == 1 + generate_document_task.max_retries
     assert document.status == Status.FAILED
     assert document.error_code == "PROVIDER_UNAVAILABLE"
+
+
+def test_an_unavailable_model_is_retried_after_jittered_bounded_delays(dpo, openai_settings):
+    openai_settings.status = 503
+    delays: list[float] = []
+
+    def record(sender, reason, **kwargs):  # type: ignore[no-untyped-def]
+        delays.append(reason.when)
+
+    task_retry.connect(record, weak=False)
+    try:
+        for _ in range(3):
+            document = create(dpo)
+            generate_document_task.apply(args=[str(document.pk), str(document.job_id)])
+    finally:
+        task_retry.disconnect(record)
+
+    ceilings = [2, 4, 8] * 3  # doubling from 2 s, at most 60 s
+    assert len(delays) == len(ceilings)
+    assert all(0 <= delay <= ceiling for delay, ceiling in zip(delays, ceilings, strict=True))
+    # Full jitter: the chance that all nine delays hit their ceiling is 1 in 135**3.
+    assert delays != ceilings
 
 
 def test_a_model_that_times_out_fails_after_the_retries(dpo, openai_settings):

@@ -52,11 +52,12 @@ def documents(dpo, org_admin) -> list[LegalDocument]:  # type: ignore[no-untyped
 
 
 def request_package(caller, **filters):  # type: ignore[no-untyped-def]
-    """POST a package request and build it in-process, as the worker would."""
+    """POST a package request and build it in-process, as the worker would (failures included:
+    `apply` runs the task's final-failure hook, a plain call would not)."""
     response = caller.client.post(PACKAGES_URL, filters, format="json")
     assert response.status_code == 202, response.content
     assert response.json()["status"] == "processing"
-    build_documentation_package_task(response.json()["id"])
+    build_documentation_package_task.apply(args=[response.json()["id"]])
     return response.json()["id"]
 
 
