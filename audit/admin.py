@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps as django_apps
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import CharField, QuerySet
@@ -14,7 +15,6 @@ from django.urls import URLPattern, path
 
 from audit.models import AuditEvent
 from audit.services import record_event, verify_chain
-from legal_documents.models import LegalDocument
 from organizations.admin_scoping import (
     OrganizationScopedAdmin,
     admin_actor,
@@ -78,7 +78,9 @@ class AuditEventAdmin(OrganizationScopedAdmin):
         membership = admin_membership(request)
         if request.user.is_superuser or membership is None or membership.role != Role.DPO:
             return queryset
-        visible_documents = LegalDocument.objects.filter(
+        # Looked up by name: audit sits below legal_documents (docs/ARCHITECTURE.md layers).
+        documents = django_apps.get_model("legal_documents", "LegalDocument")
+        visible_documents = documents.objects.filter(
             organization=membership.organization
         ).values_list(Cast("id", output_field=CharField()), flat=True)
         return queryset.filter(object_type="document", object_id__in=visible_documents)

@@ -41,13 +41,23 @@ STYLE_ATTRIBUTES = (
 )  # fmt: skip
 
 
+# Whole <style> blocks allowed by hash, registered by the apps that render them at start-up
+# (legal_documents: the rendered document's page style, previewed in the admin).
+_ALLOWED_STYLE_BLOCKS: list[str] = []
+
+
+def allow_style_block(text: str) -> None:
+    """Allow this exact <style> block on admin pages; call it from an AppConfig.ready()."""
+    _ALLOWED_STYLE_BLOCKS.append(text)
+    site_policy.cache_clear()
+
+
 def _document_preview_styles() -> str:
     """The admin previews a rendered document in a sandboxed srcdoc frame, which inherits
-    this policy: allow exactly the page's own <style> and the style attributes above."""
-    from legal_documents.rendering import PAGE_STYLE
-
+    this policy: allow exactly the registered <style> blocks and the style attributes above."""
+    blocks = " ".join(_style_hash(text) for text in _ALLOWED_STYLE_BLOCKS)
     hashes = " ".join(_style_hash(text) for text in STYLE_ATTRIBUTES)
-    return f"{_style_hash(PAGE_STYLE)} 'unsafe-hashes' {hashes}"
+    return f"{blocks} 'unsafe-hashes' {hashes}".strip()
 
 
 @lru_cache(maxsize=1)
