@@ -161,6 +161,9 @@ class TransferSerializer(serializers.Serializer):
     safeguard = SafeguardField()
     mechanism = SafeguardField()
     safeguardDetails = TextField()  # noqa: N815 - API field names are camelCase
+    role = serializers.ChoiceField(
+        choices=RECIPIENT_ROLES, required=False, help_text="The recipient's role (SCC module)."
+    )
 
 
 class RecipientSerializer(serializers.Serializer):
