@@ -96,19 +96,26 @@ def _normal(text: str) -> str:
 
 
 def adequacy_decision(country: str) -> Adequacy | None:
-    """The adequacy decision covering `country` (a name or ISO code), or None."""
+    """The adequacy decision covering `country` (a name or ISO code), or None.
+
+    In "City, Country" the last name found wins: "Newark, New Jersey, USA" is the United
+    States, not Jersey.
+    """
     text = _normal(country)
+    found: list[tuple[int, Adequacy]] = []
     for adequacy in ADEQUACY_DECISIONS:
         names = (adequacy.country.lower(), *adequacy.names)
         if text in names:
             return adequacy
-        # "Tokyo, Japan": a long name inside the text (codes only when they are the text)
-        if any(
-            len(name) > 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
-            for name in names
-        ):
-            return adequacy
-    return None
+        for name in names:
+            pattern = rf"(?<![\w-])(?<!new ){re.escape(name)}(?![\w-])"
+            # Codes ("us", "ca") count only as a whole word after a comma: "Austin, US".
+            if len(name) <= 3:
+                pattern = rf",\s*{re.escape(name)}$"
+            found.extend((m.start(), adequacy) for m in re.finditer(pattern, text))
+    if not found:
+        return None
+    return max(found, key=lambda hit: hit[0])[1]
 
 
 def scc_module_from_roles(exporter_role: str | None, importer_role: str | None) -> int | None:

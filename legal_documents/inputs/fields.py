@@ -162,7 +162,10 @@ class TransferSerializer(serializers.Serializer):
     mechanism = SafeguardField()
     safeguardDetails = TextField()  # noqa: N815 - API field names are camelCase
     role = serializers.ChoiceField(
-        choices=RECIPIENT_ROLES, required=False, help_text="The recipient's role (SCC module)."
+        choices=RECIPIENT_ROLES,
+        required=False,
+        allow_null=True,
+        help_text="The recipient's role (picks the SCC module).",
     )
 
 

@@ -8,10 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import pytest
+
 from gdpr.composition import completeness_report, compose, ensure_checklist
 from gdpr.composition.completeness import item_blocks
 from gdpr.composition.markdown import TO_BE_COMPLETED
+from gdpr.composition.transfers import adequacy_decision
 from gdpr.doctypes.registry import DOCUMENT_TYPES
+from tests.legal_documents.history_support import edit, generated_document, without_item
 
 DPA = "DATA_PROCESSING_AGREEMENT"
 BREACH = "BREACH_NOTIFICATION"
@@ -41,6 +45,13 @@ def test_art_45_adequacy_transfers_name_the_commission_decision(now: datetime) -
     assert "Commission Implementing Decision (EU) 2019/419" in transfers
     assert "Commission Implementing Decision (EU) 2022/254" in transfers
     assert "Commission Implementing Decision (EU) 2021/1772" in transfers
+
+
+def test_art_45_a_us_state_named_jersey_is_not_the_bailiwick() -> None:
+    assert adequacy_decision("New Jersey") is None  # a US state alone: flagged, not adequate
+    assert adequacy_decision("Newark, New Jersey, USA").country == "United States"
+    assert adequacy_decision("St Helier, Jersey").country == "Jersey"
+    assert adequacy_decision("India") is None
 
 
 def test_art_45_us_adequacy_covers_only_dpf_certified_recipients(now: datetime) -> None:
@@ -316,3 +327,17 @@ def test_the_report_and_ensure_checklist_keep_the_new_items(
             document_type=document_type, markdown=edited, fallback_markdown=template
         )
         assert completeness_report(document_type=document_type, markdown=repaired).complete
+
+
+@pytest.mark.django_db
+def test_a_manual_edit_dropping_new_dpa_items_is_reported(dpo) -> None:
+    document = generated_document(dpo, DPA)
+    markdown = without_item(document.content_markdown, "annex-iv-subprocessors")
+    markdown = without_item(markdown, "transfers")
+
+    response = edit(dpo, document, markdown, "Shorter")
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert sorted(body["removedItems"]) == ["annex-iv-subprocessors", "transfers"]
+    assert {"annex-iv-subprocessors", "transfers"} <= set(body["compliance"]["missing"])

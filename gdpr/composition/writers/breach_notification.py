@@ -208,8 +208,7 @@ def write_phases(context: CompositionContext) -> str:
             rule,
             "This is an **initial notification**: information still being gathered: " + pending,
         )
-    if complete is None:
-        return join_blocks(rule, marker("whether all the Art. 33(3) information is available now"))
+    # Unanswered with nothing missing: the facts above are the complete Art. 33(3) content.
     return join_blocks(
         rule, "This notification is complete: all the Art. 33(3) information is given above."
     )
