@@ -217,6 +217,7 @@ class Transfer:
     safeguard: Safeguard
     details: str | None = None
     from_recipient: bool = False
+    role: str | None = None  # the importer's role (RECIPIENT_ROLES), picks the SCC module
 
     @property
     def needs_safeguard(self) -> bool:
@@ -248,6 +249,7 @@ class SubProcessor:
     name: str
     country: str | None = None
     service: str | None = None
+    address: str | None = None
 
     def __str__(self) -> str:
         located = f"{self.name} ({self.country})" if self.country else self.name
@@ -329,6 +331,7 @@ def transfer(value: Mapping[str, Any]) -> Transfer:
         recipient=value.get("recipient") or None,
         safeguard=safeguard(value.get("safeguard"), value.get("mechanism")) or Safeguard("none"),
         details=value.get("safeguardDetails") or None,
+        role=value.get("role") or None,
     )
 
 
@@ -347,6 +350,7 @@ def recipient_transfers(
                 recipient=entry.name,
                 safeguard=entry.safeguard or Safeguard("none"),
                 from_recipient=True,
+                role=entry.role,
             )
         )
     return implied
@@ -368,6 +372,7 @@ def sub_processor(value: Any) -> SubProcessor:
             name=_text(value.get("name") or ""),
             country=value.get("country") or None,
             service=value.get("service") or None,
+            address=value.get("address") or None,
         )
     return SubProcessor(name=str(value))
 

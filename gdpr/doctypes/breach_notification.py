@@ -19,6 +19,9 @@ CHECKLIST = (
     ChecklistItem("deadline", "Art. 33(1)", "Notify the supervisory authority without undue"
                   " delay and where feasible within 72 hours of becoming aware, with reasons for"
                   " any delay", "notification", "Deadline for notification"),
+    ChecklistItem("timeline", "Art. 33(1), 33(5); EDPB Guidelines 9/2022", "Timeline: when the"
+                  " breach occurred, was discovered, when the controller became aware and when it"
+                  " notified", "notification", "Timeline"),
     ChecklistItem("processor-notification", "Art. 33(2)", "Processors notify the controller"
                   " without undue delay", "notification", "Processor's notification"),
     ChecklistItem("a-nature", "Art. 33(3)(a)", "Nature of the breach, categories and"
@@ -37,6 +40,11 @@ CHECKLIST = (
     ChecklistItem("data-subject-communication", "Art. 34", "Communication to data subjects"
                   " when high risk, in clear and plain language, unless an Art. 34(3) exception"
                   " applies", "subjects", "Communication to data subjects"),
+    ChecklistItem("encryption", "Art. 34(3)(a)", "Encryption status of the data and its effect"
+                  " on the Art. 34(3)(a) exemption", "subjects", "Encryption"),
+    ChecklistItem("draft-communication", "Art. 34(2); EDPB Guidelines 9/2022", "Draft"
+                  " communication to data subjects with concrete advice and a contact point",
+                  "subjects", "Draft communication to data subjects"),
 )  # fmt: skip
 
 QUESTIONS = (
@@ -67,7 +75,7 @@ QUESTIONS = (
 DOCUMENT_TYPE = DocumentType(
     name="BREACH_NOTIFICATION",
     title="Personal Data Breach Notification",
-    ruleset_version="breach-2026.1",
+    ruleset_version="breach-2026.2",
     description=(
         "Notification of a personal data breach to the supervisory authority (Art. 33 GDPR)"
         " and decision on communication to the data subjects (Art. 34), following EDPB"

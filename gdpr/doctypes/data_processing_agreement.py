@@ -14,6 +14,9 @@ SECTIONS = (
     Section("subprocessing", "Sub-processors", "Art. 28(2), 28(4)"),
     Section("assistance", "Assistance to the controller", "Art. 28(3)(e)-(f)"),
     Section("end", "End of processing, audits and instructions", "Art. 28(3)(g)-(h)"),
+    Section("transfers", "Transfers outside the EEA", "Art. 44-46"),
+    Section("signature", "Governing law and signature", "Art. 28(3), 28(9)"),
+    Section("annexes", "Annexes (Commission Implementing Decision (EU) 2021/915)", "Art. 28(7)"),
 )
 
 CHECKLIST = (
@@ -48,6 +51,31 @@ CHECKLIST = (
     ChecklistItem("infringing-instructions", "Art. 28(3) last subparagraph", "Informs the"
                   " controller if an instruction infringes the GDPR", "end",
                   "Instructions that infringe data protection law"),
+    ChecklistItem("subprocessor-objection", "Art. 28(2)", "What happens when the controller"
+                  " objects to a new sub-processor", "subprocessing",
+                  "Objection to a new sub-processor"),
+    ChecklistItem("termination", "Art. 28(1), 28(3); Decision (EU) 2021/915 Clause 10",
+                  "Suspension and termination for non-compliance", "end",
+                  "Non-compliance and termination"),
+    ChecklistItem("transfers", "Art. 44-46; Decision (EU) 2021/914 Clauses 14-15", "A processor"
+                  " outside the EEA: the instrument (SCC module 2, or 3 for a sub-processor"
+                  " chain, incorporated by reference with Clauses 14-15) and the transfer impact"
+                  " assessment", "transfers", "Transfer instrument"),
+    ChecklistItem("governing-law", "Art. 28(3)", "The contract is governed by the law of a"
+                  " Member State", "signature", "Governing law"),
+    ChecklistItem("signatures", "Art. 28(9)", "Signature block of both parties", "signature",
+                  "Signatures"),
+    ChecklistItem("annex-i-parties", "Art. 28(7); Decision (EU) 2021/915 Annex I", "List of"
+                  " parties and signatories", "annexes", "Annex I: List of parties"),
+    ChecklistItem("annex-ii-description", "Art. 28(3); Decision (EU) 2021/915 Annex II",
+                  "Description of the processing", "annexes",
+                  "Annex II: Description of the processing"),
+    ChecklistItem("annex-iii-measures", "Art. 28(3)(c), 32; Decision (EU) 2021/915 Annex III",
+                  "Technical and organisational measures described in detail", "annexes",
+                  "Annex III: Technical and organisational measures"),
+    ChecklistItem("annex-iv-subprocessors", "Art. 28(2), 28(4); Decision (EU) 2021/915 Annex IV",
+                  "Sub-processors with legal name, address and location", "annexes",
+                  "Annex IV: List of sub-processors"),
 )  # fmt: skip
 
 QUESTIONS = (
@@ -78,7 +106,7 @@ QUESTIONS = (
 DOCUMENT_TYPE = DocumentType(
     name="DATA_PROCESSING_AGREEMENT",
     title="Data Processing Agreement",
-    ruleset_version="dpa-2026.1",
+    ruleset_version="dpa-2026.2",
     description=(
         "Agreement between the controller and the processor under Art. 28(3) GDPR. The"
         " processor processes personal data on behalf of the controller only as set out here."

@@ -30,6 +30,13 @@ class BreachNotificationInputSerializer(DocumentInputSerializer):
     breach = BreachSerializer(required=False)
     discoveredAt = serializers.DateTimeField(required=False)  # noqa: N815
     occurredAt = serializers.DateTimeField(required=False)  # noqa: N815
+    occurredUnknown = flag(help_text="True while the time of the breach is being established.")  # noqa: N815
+    awareAt = serializers.DateTimeField(  # noqa: N815
+        required=False, help_text="When the controller became aware; defaults to discoveredAt."
+    )
+    notifiedAt = serializers.DateTimeField(required=False)  # noqa: N815
+    dataSubjects = text_list()  # noqa: N815
+    pendingInformationDate = TextField()  # noqa: N815
     breachNature = TextField()  # noqa: N815
     breachTypes = serializers.ListField(  # noqa: N815
         child=serializers.ChoiceField(choices=BREACH_TYPES), required=False

@@ -8,6 +8,7 @@ from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
 from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
+    flag,
     string_or_object_list,
     text_list,
     transfers,
@@ -20,6 +21,7 @@ class ProcessorSerializer(serializers.Serializer):
     name = TextField(allow_blank=False, required=True)
     address = TextField()
     contact = TextField()
+    country = TextField(help_text="Where it processes; outside the EEA = a transfer.")
 
 
 class SubProcessorSerializer(serializers.Serializer):
@@ -28,6 +30,7 @@ class SubProcessorSerializer(serializers.Serializer):
     name = TextField(allow_blank=False, required=True)
     country = TextField()
     service = TextField()
+    address = TextField()
 
 
 class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
@@ -62,3 +65,10 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     deletionPeriodDays = serializers.IntegerField(required=False, min_value=0, max_value=365)  # noqa: N815
     thirdCountryTransfers = transfers()  # noqa: N815
     governingLaw = TextField()  # noqa: N815
+    jurisdiction = TextField()
+    processorCountry = TextField()  # noqa: N815
+    actsAsProcessor = flag(help_text="The company is itself a processor (sub-processing).")  # noqa: N815
+    transferImpactAssessment = TextField()  # noqa: N815
+    sensitiveData = TextField()  # noqa: N815
+    controllerSignatory = TextField()  # noqa: N815
+    processorSignatory = TextField()  # noqa: N815

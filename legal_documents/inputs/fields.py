@@ -161,6 +161,12 @@ class TransferSerializer(serializers.Serializer):
     safeguard = SafeguardField()
     mechanism = SafeguardField()
     safeguardDetails = TextField()  # noqa: N815 - API field names are camelCase
+    role = serializers.ChoiceField(
+        choices=RECIPIENT_ROLES,
+        required=False,
+        allow_null=True,
+        help_text="The recipient's role (picks the SCC module).",
+    )
 
 
 class RecipientSerializer(serializers.Serializer):

@@ -139,7 +139,9 @@ def test_it_escapes_markup_and_markers_in_user_values(
 ) -> None:
     document_type = DOCUMENT_TYPES[name]
     hostile = "<script>alert(1)</script> **x** [To be completed] {#evil} | cell\n# Heading"
-    dates = {"discoveredAt", "receivedAt"}
+    # Dates are parsed, and the governing law must name a Member State (Art. 28(3)): hostile
+    # text there is a real gap, not a faked one.
+    dates = {"discoveredAt", "receivedAt", "occurredAt", "governingLaw"}
     inputs = {
         key: hostile if isinstance(value, str) and key not in dates else value
         for key, value in full_inputs[name].items()
@@ -240,7 +242,7 @@ def test_the_report_has_the_api_shape(full_inputs: dict, now: datetime) -> None:
     ).as_dict()
 
     assert report["documentType"] == "BREACH_NOTIFICATION"
-    assert report["rulesetVersion"] == "breach-2026.1"
+    assert report["rulesetVersion"] == "breach-2026.2"
     assert report["complete"] is False
     assert report["items"][0] == {
         "id": "deadline",

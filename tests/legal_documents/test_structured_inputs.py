@@ -238,10 +238,16 @@ def test_a_recipient_outside_the_eea_without_safeguard_is_a_missing_item(dpo):
 def test_a_recipient_outside_the_eea_with_a_safeguard_needs_no_separate_transfer(dpo):
     body = copy.deepcopy(EXAMPLES["RECORD_OF_PROCESSING"])
     body["thirdCountryTransfers"] = []
+    # SCCs alone are not enough (Art. 46, Clause 14 of Decision (EU) 2021/914): the transfer
+    # impact assessment is named; the module follows from the recipient's processor role.
+    for entry in body["recipients"]:
+        if isinstance(entry, dict) and entry["name"] == "RouteAI Inc.":
+            entry["safeguard"] = "Standard Contractual Clauses, transfer impact assessment 2026-01"
     response = create(dpo, "RECORD_OF_PROCESSING", body)
     document_id = response.json()["id"]
     markdown = generate_now(document_id).content_markdown
     assert "| United States | RouteAI Inc. | standard contractual clauses" in markdown
+    assert "Module 2 (controller to processor)" in markdown
     report = dpo.client.get(f"{URL}/{document_id}/compliance").json()
     assert report["complete"] is True, report
 

@@ -99,6 +99,7 @@ def with_payload(field: serializers.Field, value: Any) -> Any:
     if isinstance(field, serializers.ListSerializer):
         child = field.child
         items = value or [{}]
+        # An absent optional choice stays absent: null is not a value the API accepts.
         return [
             {name: hostile for name, sub in child.fields.items()
              if not sub.read_only and (hostile := with_payload(sub, item.get(name))) is not None}

@@ -14,6 +14,15 @@ from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.writers.breach_communication import (
+    RISK_LABELS,
+    aware_at,
+    notified_at,
+    notified_late,
+    write_draft_communication,
+    write_encryption,
+    write_timeline,
+)
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
 
 
@@ -35,7 +44,7 @@ def _as_datetime(value: object) -> datetime | None:
 
 def assess(context: CompositionContext) -> BreachAssessment:
     """Deadline from `discoveredAt` at `context.now`, and the Art. 33/34 decision."""
-    discovered = _as_datetime(context.value("discoveredAt"))
+    discovered = aware_at(context)
     subjects = context.value("approximateSubjects")
     facts = BreachFacts(
         data_categories=tuple(str(c) for c in context.items("dataCategories")),
@@ -72,7 +81,17 @@ def write_deadline(context: CompositionContext) -> str:
             " of natural persons, so notification is not required; it is documented under"
             " Art. 33(5)."
         )
-    if deadline.passed:
+    notified = notified_at(context)
+    if notified is not None and notified_late(context):
+        overdue = (notified - deadline.deadline).total_seconds() / 3600
+        status = (
+            f"Notified at {iso_z(notified)}, {overdue:.0f} hours after the deadline. Reasons"
+            " for the delay (Art. 33(1)): "
+            + text_or_marker(context, "delayReasons", "the reasons for the delay")
+        )
+    elif notified is not None:
+        status = f"Notified at {iso_z(notified)}, within the 72 hours."
+    elif deadline.passed:
         status = (
             f"At {iso_z(deadline.now)} the deadline has passed by {deadline.hours_overdue:.0f}"
             " hours. Reasons for the delay (Art. 33(1)): "
@@ -111,6 +130,12 @@ def write_nature(context: CompositionContext) -> str:
         f"The breach occurred at {iso_z(occurred)}." if occurred else None,
         list_or_marker(
             context,
+            "dataSubjects",
+            "Categories of data subjects",
+            "the categories of data subjects",
+        ),
+        list_or_marker(
+            context,
             "dataCategories",
             "Categories of personal data concerned",
             "the categories of personal data",
@@ -133,7 +158,9 @@ def write_consequences(context: CompositionContext) -> str:
     decision: BreachDecision = context.assessment.decision
     return join_blocks(
         text_or_marker(context, "likelyConsequences", "the likely consequences for data subjects"),
-        f"Risk assessment: **{decision.risk_level} risk** (" + "; ".join(decision.reasons) + ").",
+        f"Risk assessment: **{RISK_LABELS[decision.risk_level]}** ("
+        + "; ".join(decision.reasons)
+        + ").",
     )
 
 
@@ -148,21 +175,42 @@ def write_measures(context: CompositionContext) -> str:
     )
 
 
+# Art. 33(3) facts without which a notification cannot be called complete.
+_PHASE_FACTS = (
+    ("breachNature", "the nature of the breach"),
+    ("dataSubjects", "the categories of data subjects"),
+    ("approximateSubjects", "the approximate number of data subjects"),
+    ("dataCategories", "the categories of personal data"),
+    ("approximateRecords", "the approximate number of records"),
+    ("likelyConsequences", "the likely consequences"),
+    ("dpoContact", "the contact point"),
+)
+
+
 def write_phases(context: CompositionContext) -> str:
     complete = context.flag("informationComplete")
-    if complete is False:
-        return (
-            "Information still being gathered, to follow without undue further delay"
-            " (Art. 33(4)): " + text_or_marker(context, "pendingInformation", "what follows when")
-        )
-    return (
+    gaps = [label for key, label in _PHASE_FACTS if not context.has(key)]
+    if not context.items("measuresTaken") and not context.items("measuresProposed"):
+        gaps.append("the measures taken or proposed")
+    rule = (
         "Where information is not available at once it is provided in phases without undue"
-        " further delay (Art. 33(4)); "
-        + (
-            "all information is available at this time."
-            if complete
-            else "any update will reference this notification."
+        " further delay (Art. 33(4)); each update references this notification."
+    )
+    if complete is False or gaps:
+        pending = (
+            text_or_marker(context, "pendingInformation", "what follows and when")
+            if complete is False
+            else "; ".join(gaps)
+            + ", to follow by "
+            + text_or_marker(context, "pendingInformationDate", "the expected date")
         )
+        return join_blocks(
+            rule,
+            "This is an **initial notification**: information still being gathered: " + pending,
+        )
+    # Unanswered with nothing missing: the facts above are the complete Art. 33(3) content.
+    return join_blocks(
+        rule, "This notification is complete: all the Art. 33(3) information is given above."
     )
 
 
@@ -178,8 +226,8 @@ def write_subjects(context: CompositionContext) -> str:
     decision: BreachDecision = context.assessment.decision
     if decision.risk_level != "high":
         return (
-            f"Communication to data subjects is **not required**: the risk is assessed as"
-            f" {decision.risk_level}, not high (Art. 34(1))."
+            "Communication to data subjects is **not required**: the breach is assessed as"
+            f" {RISK_LABELS[decision.risk_level]} (Art. 34(1))."
         )
     if decision.art_34_exception:
         return (
@@ -213,4 +261,7 @@ WRITERS = {
     "phased-information": write_phases,
     "documentation": write_documentation,
     "data-subject-communication": write_subjects,
+    "timeline": write_timeline,
+    "encryption": write_encryption,
+    "draft-communication": write_draft_communication,
 }

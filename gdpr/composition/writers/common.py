@@ -15,6 +15,7 @@ from gdpr.composition.markdown import (
     table,
     to_be_completed,
 )
+from gdpr.composition.transfers import describe_instrument
 
 
 def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
@@ -94,25 +95,47 @@ def legitimate_interests_text(context: CompositionContext) -> str:
     )
 
 
-def transfers_text(context: CompositionContext, *, none_text: str) -> str:
-    """A table of third-country transfers and their safeguards; gaps are marked.
+def transfers_text(
+    context: CompositionContext, *, none_text: str, importer_role: str | None = None
+) -> str:
+    """A table of third-country transfers and their precise instruments; gaps are marked.
 
     Transfers include recipients outside the EEA (`inputs.recipient_transfers`); one without
-    a safeguard is a Chapter V gap (Art. 44-46), an Art. 49 one needs its documentation.
+    a safeguard is a Chapter V gap (Art. 44-46), an Art. 49 one needs its documentation. The
+    instrument is named by `transfers.describe_instrument` (adequacy decision, SCC module,
+    transfer impact assessment); `importer_role` is the role of recipients that state none.
     """
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
     if not transfers:
         return none_text
+    exporter_role = (
+        "processor"
+        if context.flag("actsAsProcessor") or context.flag("actingAsProcessor")
+        else "controller"
+    )
+    instruments = [
+        describe_instrument(
+            code=t.safeguard.code,
+            country=t.country,
+            recipient=t.recipient,
+            wording=t.safeguard.wording,
+            details=t.details,
+            exporter_role=exporter_role,
+            importer_role=t.role or importer_role,
+        )
+        for t in transfers
+    ]
     rows = [
         (
             transfer.country,
             transfer.recipient or "not stated",
             transfer.safeguard.label,
+            instrument.text,
             transfer.details or "-",
         )
-        for transfer in transfers
+        for transfer, instrument in zip(transfers, instruments, strict=True)
     ]
-    blocks = [table(("Country", "Recipient", "Safeguard", "Documentation"), rows)]
+    blocks = [table(("Country", "Recipient", "Safeguard", "Instrument", "Documentation"), rows)]
     gaps = [t for t in transfers if t.needs_safeguard and not t.from_recipient]
     if gaps:
         blocks.append(
@@ -131,6 +154,11 @@ def transfers_text(context: CompositionContext, *, none_text: str) -> str:
                 + ", ".join(escape_inline(f"{t.recipient} ({t.country})") for t in unsafe)
             )
         )
+    blocks.extend(
+        to_be_completed(escape_inline(missing))
+        for instrument in instruments
+        for missing in instrument.missing
+    )
     return join_blocks(*blocks)
 
 

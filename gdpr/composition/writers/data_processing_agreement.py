@@ -10,6 +10,17 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
+from gdpr.composition.writers.data_processing_agreement_annexes import (
+    write_annex_i,
+    write_annex_ii,
+    write_annex_iii,
+    write_annex_iv,
+    write_governing_law,
+    write_signatures,
+    write_subprocessor_objection,
+    write_termination,
+    write_transfers,
+)
 
 DEFAULT_OBJECTION_DAYS = 30
 DEFAULT_BREACH_HOURS = 24
@@ -64,23 +75,22 @@ def write_data_subjects(context: CompositionContext) -> str:
 
 
 def write_controller_rights(context: CompositionContext) -> str:
-    law = context.inline("governingLaw")
-    return join_blocks(
+    return (
         "The controller determines the purposes and means, is responsible for the lawfulness"
         " of the processing and of its instructions, may issue, amend and withdraw documented"
-        " instructions, and may verify compliance with this agreement.",
-        f"Governing law: {law}." if law else None,
+        " instructions, and may verify compliance with this agreement."
     )
 
 
 def write_instructions(context: CompositionContext) -> str:
     in_eu = context.flag("processorInEu")
-    mechanism = context.inline("transferMechanism")
+    # The instrument itself is named in the transfers item (Decision (EU) 2021/914 module).
     transfer = (
-        f" Processing outside the EEA is covered by: {mechanism}."
-        if mechanism
-        else " The processor processes the data in the EEA."
+        " The processor processes the data in the EEA."
         if in_eu
+        else " Processing outside the EEA rests on the instrument set out under Transfer"
+        " instrument below."
+        if in_eu is False
         else ""
     )
     return join_blocks(
@@ -89,7 +99,8 @@ def write_instructions(context: CompositionContext) -> str:
         " organisation, unless required to do so by Union or Member State law; in that case it"
         " informs the controller of that legal requirement before processing, unless the law"
         " prohibits it on important grounds of public interest." + transfer,
-        "Transfers instructed by the controller:\n\n" + transfers_text(context, none_text="")
+        "Transfers instructed by the controller:\n\n"
+        + transfers_text(context, none_text="", importer_role="processor")
         if context.items("thirdCountryTransfers")
         else None,
     )
@@ -202,4 +213,13 @@ WRITERS = {
     "g-deletion": write_deletion,
     "h-audits": write_audits,
     "infringing-instructions": write_infringing,
+    "subprocessor-objection": write_subprocessor_objection,
+    "termination": write_termination,
+    "transfers": write_transfers,
+    "governing-law": write_governing_law,
+    "signatures": write_signatures,
+    "annex-i-parties": write_annex_i,
+    "annex-ii-description": write_annex_ii,
+    "annex-iii-measures": write_annex_iii,
+    "annex-iv-subprocessors": write_annex_iv,
 }

@@ -1,0 +1,225 @@
+"""Chapter V instruments named precisely: adequacy decisions, SCC modules, transfer impact
+assessments.
+
+"SCC" or "adequacy" alone does not tell a reader (or a supervisory authority) what a transfer
+rests on. This module names the Commission decision, picks the module of the standard
+contractual clauses (Commission Implementing Decision (EU) 2021/914) from the parties' roles,
+and says what is missing: the module when the roles are unknown, a country without an
+adequacy decision, a US recipient not shown to be certified under the EU-US Data Privacy
+Framework, an Art. 46 transfer without its transfer impact assessment (Clause 14 of the SCCs,
+EDPB Recommendations 01/2020). Used by every writer through `writers.common.transfers_text`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SCC_DECISION = "Commission Implementing Decision (EU) 2021/914"
+ART_28_7_DECISION = "Commission Implementing Decision (EU) 2021/915"
+SCC_MODULES: dict[int, str] = {
+    1: "Module 1 (controller to controller)",
+    2: "Module 2 (controller to processor)",
+    3: "Module 3 (processor to processor)",
+    4: "Module 4 (processor to controller)",
+}
+_MODULE_BY_ROLES = {
+    ("controller", "controller"): 1,
+    ("controller", "processor"): 2,
+    ("processor", "processor"): 3,
+    ("processor", "controller"): 4,
+}
+# Importer roles (inputs.RECIPIENT_ROLES) that decide the purposes themselves.
+_CONTROLLER_ROLES = ("controller", "joint-controller", "public-authority")
+
+
+@dataclass(frozen=True, slots=True)
+class Adequacy:
+    """An Art. 45(3) decision (or one kept in force by Art. 45(9)) and what it covers."""
+
+    country: str
+    decision: str
+    scope: str | None = None
+    names: tuple[str, ...] = ()
+
+
+ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
+    Adequacy("Andorra", "Commission Decision 2010/625/EU", names=("ad", "and")),
+    Adequacy("Argentina", "Commission Decision 2003/490/EC", names=("ar", "arg")),
+    Adequacy(
+        "Canada",
+        "Commission Decision 2002/2/EC",
+        "commercial organisations subject to the Personal Information Protection and"
+        " Electronic Documents Act (PIPEDA)",
+        ("ca", "can"),
+    ),
+    Adequacy("Faroe Islands", "Commission Decision 2010/146/EU", names=("fo", "fro", "faroes")),
+    Adequacy("Guernsey", "Commission Decision 2003/821/EC", names=("gg", "ggy")),
+    Adequacy("Israel", "Commission Decision 2011/61/EU", names=("il", "isr")),
+    Adequacy("Isle of Man", "Commission Decision 2004/411/EC", names=("im", "imn")),
+    Adequacy("Japan", "Commission Implementing Decision (EU) 2019/419", names=("jp", "jpn")),
+    Adequacy("Jersey", "Commission Decision 2008/393/EC", names=("je", "jey")),
+    Adequacy("New Zealand", "Commission Implementing Decision 2013/65/EU", names=("nz", "nzl")),
+    Adequacy(
+        "Republic of Korea",
+        "Commission Implementing Decision (EU) 2022/254",
+        names=("kr", "kor", "south korea", "korea"),
+    ),
+    Adequacy("Switzerland", "Commission Decision 2000/518/EC", names=("ch", "che", "schweiz")),
+    Adequacy(
+        "United Kingdom",
+        "Commission Implementing Decision (EU) 2021/1772 (and any decision renewing it)",
+        names=("uk", "gb", "gbr", "great britain", "england", "scotland", "wales"),
+    ),
+    Adequacy("Uruguay", "Commission Implementing Decision 2012/484/EU", names=("uy", "ury")),
+    Adequacy(
+        "United States",
+        "Commission Implementing Decision (EU) 2023/1795",
+        "recipients certified under the EU-US Data Privacy Framework",
+        ("us", "usa", "u.s.", "u.s.a.", "united states of america", "america"),
+    ),
+)
+
+_MODULE_WORDS = re.compile(
+    r"\bmodule\s*(?:(?P<digit>[1-4])\b|(?P<word>one|two|three|four)\b)"
+    r"|\b(?P<short>c2c|c2p|p2p|p2c)\b",
+    re.I,
+)
+_WORD_MODULES = {"one": 1, "two": 2, "three": 3, "four": 4}
+_SHORT_MODULES = {"c2c": 1, "c2p": 2, "p2p": 3, "p2c": 4}
+_TIA_WORDS = re.compile(r"transfer\s+impact\s+assessment|\bd?tia\b", re.I)
+_DPF_WORDS = re.compile(r"data\s+privacy\s+framework|\bdpf\b", re.I)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace("the ", " ").split()).strip(" .")
+
+
+def adequacy_decision(country: str) -> Adequacy | None:
+    """The adequacy decision covering `country` (a name or ISO code), or None.
+
+    In "City, Country" the last name found wins: "Newark, New Jersey, USA" is the United
+    States, not Jersey.
+    """
+    text = _normal(country)
+    found: list[tuple[int, Adequacy]] = []
+    for adequacy in ADEQUACY_DECISIONS:
+        names = (adequacy.country.lower(), *adequacy.names)
+        if text in names:
+            return adequacy
+        for name in names:
+            pattern = rf"(?<![\w-])(?<!new ){re.escape(name)}(?![\w-])"
+            # Codes ("us", "ca") count only as a whole word after a comma: "Austin, US".
+            if len(name) <= 3:
+                pattern = rf",\s*{re.escape(name)}$"
+            found.extend((m.start(), adequacy) for m in re.finditer(pattern, text))
+    if not found:
+        return None
+    return max(found, key=lambda hit: hit[0])[1]
+
+
+def scc_module_from_roles(exporter_role: str | None, importer_role: str | None) -> int | None:
+    """The SCC module (1-4) for these roles, or None when either is unknown."""
+    if not exporter_role or not importer_role:
+        return None
+    importer = "controller" if importer_role in _CONTROLLER_ROLES else importer_role
+    exporter = "controller" if exporter_role in _CONTROLLER_ROLES else exporter_role
+    return _MODULE_BY_ROLES.get((exporter, importer))
+
+
+def scc_module_stated(*texts: str | None) -> int | None:
+    """A module named in the wording or the documentation ("module 2", "C2P"), or None."""
+    for text in texts:
+        match = _MODULE_WORDS.search(text or "")
+        if match is None:
+            continue
+        if match.group("digit"):
+            return int(match.group("digit"))
+        if match.group("word"):
+            return _WORD_MODULES[match.group("word").lower()]
+        return _SHORT_MODULES[match.group("short").lower()]
+    return None
+
+
+def scc_clause(module: int | None) -> str:
+    """'the standard contractual clauses of Decision 2021/914, Module N (...)'."""
+    named = SCC_MODULES[module] if module else "module to be determined"
+    return f"Standard contractual clauses, {SCC_DECISION}, {named}"
+
+
+@dataclass(frozen=True, slots=True)
+class Instrument:
+    """How a transfer is covered, in words, and the details still missing."""
+
+    text: str
+    missing: tuple[str, ...] = ()
+
+
+def describe_instrument(
+    *,
+    code: str,
+    country: str,
+    recipient: str | None,
+    wording: str | None,
+    details: str | None,
+    exporter_role: str | None,
+    importer_role: str | None,
+) -> Instrument:
+    """The precise instrument of one transfer (`code` is a recognition.TRANSFER_SAFEGUARDS)."""
+    who = f"{recipient} ({country})" if recipient else country
+    stated = " ".join(part for part in (wording, details) if part)
+    if code == "adequacy-decision":
+        adequacy = adequacy_decision(country)
+        if adequacy is None:
+            return Instrument(
+                "Adequacy decision (Art. 45): none found",
+                (
+                    f"no adequacy decision covers {country}: name the decision, or another"
+                    " Art. 46-49 instrument, for " + who,
+                ),
+            )
+        scope = f", for {adequacy.scope}" if adequacy.scope else ""
+        text = f"Adequacy decision (Art. 45): {adequacy.decision} ({adequacy.country}{scope})"
+        if adequacy.country == "United States" and not _DPF_WORDS.search(stated):
+            return Instrument(
+                text,
+                (
+                    f"confirmation that {who} is certified under the EU-US Data Privacy"
+                    " Framework (otherwise another Art. 46 instrument is needed)",
+                ),
+            )
+        return Instrument(text)
+    missing: list[str] = []
+    if code == "standard-contractual-clauses":
+        module = scc_module_stated(wording, details) or scc_module_from_roles(
+            exporter_role, importer_role
+        )
+        text = "Art. 46(2)(c): " + scc_clause(module)
+        if module is None:
+            missing.append(
+                "the module of the standard contractual clauses (Decision (EU) 2021/914:"
+                " 1 controller to controller, 2 controller to processor, 3 processor to"
+                " processor, 4 processor to controller) for " + who
+            )
+    elif code == "binding-corporate-rules":
+        text = "Binding corporate rules approved under Art. 47 (Art. 46(2)(b))"
+    elif code == "code-or-certification":
+        text = (
+            "Approved code of conduct or certification with binding and enforceable"
+            " commitments of the importer (Art. 46(2)(e)-(f))"
+        )
+    elif code == "art-49-compelling-legitimate-interests":
+        return Instrument(
+            "Art. 49(1) second subparagraph: compelling legitimate interests, the supervisory"
+            " authority and the data subject informed"
+        )
+    elif code == "art-49-derogation":
+        return Instrument("Derogation for a specific situation (Art. 49(1))")
+    else:
+        return Instrument("None")
+    if not _TIA_WORDS.search(stated):
+        missing.append(
+            "the transfer impact assessment (Clause 14 of the SCCs, EDPB Recommendations"
+            " 01/2020: the laws and practices of the third country) for " + who
+        )
+    return Instrument(text, tuple(missing))
