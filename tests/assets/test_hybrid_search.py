@@ -164,7 +164,7 @@ def test_the_migration_fills_the_locations_of_existing_chunks(uploaded, dpo):
         AssetChunk.objects.create(index=3, location="slide 4", text="c", **template),
         AssetChunk.objects.create(index=4, location="header", text="d", **template),
     ]
-    migration = importlib.import_module("assets.migrations.0003_chunk_search_fields")
+    migration = importlib.import_module("assets.migrations.0004_chunk_search_fields")
 
     with connection.cursor() as cursor:
         cursor.execute(migration.FILL_LOCATIONS)
