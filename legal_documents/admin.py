@@ -336,20 +336,13 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     def rebuild_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for package in queryset.select_related("organization"):
             try:
-                rebuilt = packages.documentation_package_request(
+                packages.documentation_package_request(
                     organization=package.organization,
-                    user_id=request.user.pk,
+                    actor=admin_actor(request),
                     filters=dict(package.filters or {}),
+                    rebuild_of=package.pk,
                 )
             except ApiError as error:  # PACKAGE_LIMIT: the organization builds enough now
                 self.message_user(request, error.message, level=messages.WARNING)
                 break
-            record_event(
-                organization=package.organization,
-                actor=admin_actor(request),
-                action="package.create",
-                object_type="package",
-                object_id=rebuilt.pk,
-                details={"filters": rebuilt.filters, "rebuildOf": str(package.pk), "via": "admin"},
-            )
         self.message_user(request, "Packages requested; they are built in the background.")

@@ -98,14 +98,11 @@ def send_message_finished(*, document_id: Any, iteration_id: str | None = None) 
 
 
 # --- webhooks -------------------------------------------------------------------------------
-DOCUMENT_CREATED = "document.created"
-DOCUMENT_DRAFTED = "document.drafted"
-DOCUMENT_FINALIZED = "document.finalized"
-DOCUMENT_UPDATED = "document.updated"
-
-
 def notify_webhooks(*, document: Any, event: str) -> None:
     """Queue `event` for the organization's webhook endpoints once the transaction commits.
+
+    `event` is one of the names of `webhooks.events` (`DOCUMENT_CREATED`...), defined there
+    once: webhooks sits below the documents and validates the name it is given.
 
     Best effort like the WebSocket frames: a webhook problem never fails the document's work.
     """

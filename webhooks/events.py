@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Final, NotRequired, TypedDict
 from uuid import UUID
 
+# The one definition of the names (legal_documents sends them, which sits above webhooks).
 DOCUMENT_CREATED: Final = "document.created"
 DOCUMENT_DRAFTED: Final = "document.drafted"
 DOCUMENT_FINALIZED: Final = "document.finalized"

@@ -16,6 +16,7 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import Actor, record_event
 from common.errors import ApiError
 from legal_documents.models import DocumentationPackage, LegalDocument, PackageStatus, Status
 from legal_documents.packages.builder import package_files, write_zip
@@ -73,15 +74,21 @@ def claim_package_build_slot(organization: Organization) -> None:
 
 @transaction.atomic
 def documentation_package_request(
-    *, organization: Organization, user_id: int | None, filters: dict[str, Any]
+    *,
+    organization: Organization,
+    actor: Actor,
+    filters: dict[str, Any],
+    rebuild_of: Any = None,
 ) -> DocumentationPackage:
-    """Create a package in `processing` and enqueue its build after commit.
+    """Create a package in `processing` requested by `actor`, enqueue its build after commit.
 
     `filters`: optional `documentTypes` (list), `createdFrom` and `createdTo` (dates,
     inclusive), stored as JSON. Raises PACKAGE_LIMIT (429) while the organization already
     builds MAX_CONCURRENT_PACKAGE_BUILDS packages (builds share the `packages` workers of
     every organization). A failed enqueue (broker down) is logged, never raised: the
     package is committed and `documentation_packages_sweep` enqueues it again later.
+    Records `package.create` (with `rebuildOf`, the package rebuilt, when given) in the
+    same transaction, whether the API or the admin asked.
     """
     claim_package_build_slot(organization)
     stored = {
@@ -89,7 +96,18 @@ def documentation_package_request(
         for key, value in filters.items()
     }
     package = DocumentationPackage.objects.create(
-        organization=organization, requested_by_id=user_id, filters=stored
+        organization=organization, requested_by_id=actor.user_id, filters=stored
+    )
+    details: dict[str, Any] = {"filters": package.filters}
+    if rebuild_of is not None:
+        details["rebuildOf"] = str(rebuild_of)
+    record_event(
+        organization=organization,
+        actor=actor,
+        action="package.create",
+        object_type="package",
+        object_id=package.pk,
+        details=details,
     )
     package_id = str(package.pk)
     transaction.on_commit(lambda: _enqueue_build(package_id), robust=True)

@@ -15,10 +15,12 @@ from gdpr.composition import SourceRef
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
+from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
 from legal_documents.services import jobs
 from organizations.models import ClientCompany, Membership
+from webhooks.events import DOCUMENT_CREATED
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ def legal_document_create(
     jobs.start_job(
         document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=enqueue_generation
     )
-    events.notify_webhooks(document=document, event=events.DOCUMENT_CREATED)
+    events.notify_webhooks(document=document, event=DOCUMENT_CREATED)
     record_event(
         organization=membership.organization,
         actor=actor,
@@ -105,10 +107,6 @@ def writing_request(document: LegalDocument) -> WritingRequest:
 
 def relevant_sources(document: LegalDocument) -> list[SourceRef]:
     """The organization's uploaded assets most relevant to this document (may be none)."""
-    try:
-        from assets.grounding import sources_for_document
-    except ImportError:
-        return []
     return sources_for_document(document)
 
 

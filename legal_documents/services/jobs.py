@@ -27,6 +27,7 @@ from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text
 from organizations.models import Organization
+from webhooks.events import DOCUMENT_DRAFTED, DOCUMENT_FINALIZED, DOCUMENT_UPDATED
 
 logger = logging.getLogger(__name__)
 
@@ -171,10 +172,10 @@ def complete_job(
 def _completion_event(document: LegalDocument) -> str:
     """Generation ends in a draft or a final document; an iteration updates the content."""
     if document.job_kind == JobKind.ITERATE:
-        return events.DOCUMENT_UPDATED
+        return DOCUMENT_UPDATED
     if document.stage == Stage.FINAL:
-        return events.DOCUMENT_FINALIZED
-    return events.DOCUMENT_DRAFTED
+        return DOCUMENT_FINALIZED
+    return DOCUMENT_DRAFTED
 
 
 def set_content(document: LegalDocument, markdown: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import Actor, record_event
 from common.errors import ApiError
 from gdpr.composition import completeness_report
 from gdpr.doctypes.registry import get_document_type
@@ -20,6 +21,7 @@ from legal_documents import events
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services import jobs
 from legal_documents.versioning import record_version
+from webhooks.events import DOCUMENT_UPDATED
 
 logger = logging.getLogger(__name__)
 
@@ -45,19 +47,19 @@ def legal_document_manual_edit(
     *,
     document_id: Any,
     organization_id: Any,
-    author_id: int | None,
+    actor: Actor,
     markdown: str,
     change_reason: str,
 ) -> ManualEditResult:
-    """Replace the content with `markdown` as the next version, by `author_id`, for a reason.
+    """Replace the content with `markdown` as the next version, by `actor`, for a reason.
 
     The document row is locked for the whole step, so a concurrent job or edit waits and the
     version numbers stay gapless. Stage is unchanged; a document whose last job failed is
     `completed` again (it now has content its author vouched for).
     Raises ApiError: CONTENT_TOO_LONG (400) over 100,000 characters, NOT_FOUND (404) outside
     the organization, CONFLICT (409) while a job is processing or when the document has no
-    content yet (generate it first). After commit: a WebSocket status event and the
-    `document.updated` webhook.
+    content yet (generate it first). Records `document.update` in the same transaction.
+    After commit: a WebSocket status event and the `document.updated` webhook.
     """
     if len(markdown) > jobs.MAX_CONTENT_LENGTH:
         raise ApiError(
@@ -90,13 +92,24 @@ def legal_document_manual_edit(
         document.completed_at = timezone.now()
         document._change_reason = change_reason  # type: ignore[attr-defined]  # simple-history
         document.save()
-        record_version(document=document, author_id=author_id, reason=change_reason)
-        events.notify_webhooks(document=document, event=events.DOCUMENT_UPDATED)
+        record_version(document=document, author_id=actor.user_id, reason=change_reason)
+        after = completeness_report(
+            document_type=get_document_type(document.document_type), markdown=markdown
+        )
+        removed = [
+            item.id for item in after.items if item.status == "missing" and item.id in before
+        ]
+        record_event(
+            organization=document.organization,
+            actor=actor,
+            action="document.update",
+            object_type="document",
+            object_id=document.pk,
+            details={"version": document.version, "changeReason": change_reason,
+                     "removedItems": removed},
+        )  # fmt: skip
+        events.notify_webhooks(document=document, event=DOCUMENT_UPDATED)
         transaction.on_commit(lambda: _announce(document))
-    after = completeness_report(
-        document_type=get_document_type(document.document_type), markdown=markdown
-    )
-    removed = [item.id for item in after.items if item.status == "missing" and item.id in before]
     return ManualEditResult(document=document, removed_items=removed)
 
 

@@ -86,18 +86,9 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
         result = manual_edit.legal_document_manual_edit(
             document_id=document.pk,
             organization_id=document.organization_id,
-            author_id=request_actor(request).user_id,
+            actor=request_actor(request),
             markdown=body.validated_data["markdown"],
             change_reason=body.validated_data["changeReason"],
-        )
-        self.audit(
-            action="update",
-            obj=result.document,
-            details={
-                "version": result.document.version,
-                "changeReason": body.validated_data["changeReason"],
-                "removedItems": result.removed_items,
-            },
         )
         data = self.get_serializer(result.document).data
         return Response({**data, "removedItems": result.removed_items})

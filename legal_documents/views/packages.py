@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import FileResponse, HttpResponse
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -114,7 +115,7 @@ class PackageSerializer(serializers.ModelSerializer):
         """The audited download endpoint (never a raw storage URL); null until completed."""
         if not package.file_name:
             return None
-        path = f"/api/v1/documentation-packages/{package.pk}/download"
+        path = reverse("documentation-package-download", args=[package.pk])
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
 
@@ -139,10 +140,9 @@ class DocumentationPackageViewSet(
         body.is_valid(raise_exception=True)
         package = packages.documentation_package_request(
             organization=self.organization,
-            user_id=request_actor(request).user_id,
+            actor=request_actor(request),
             filters=dict(body.validated_data),
         )
-        self.audit(action="create", obj=package, details={"filters": package.filters})
         return Response(self.get_serializer(package).data, status=status.HTTP_202_ACCEPTED)
 
     def retrieve(self, request: Request, pk: str) -> Response:

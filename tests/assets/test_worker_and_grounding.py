@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from assets.grounding import sources_for_document
 from assets.models import Asset, AssetStatus
+from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument
 from legal_documents.services.documents import run_generation
 from tests.assets.conftest import upload

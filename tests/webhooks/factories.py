@@ -6,7 +6,7 @@ import factory
 
 from tests.factories import OrganizationFactory
 from webhooks.endpoint_secrets import generate_secret
-from webhooks.events import DOCUMENT_EVENTS
+from webhooks.events import DOCUMENT_CREATED, DOCUMENT_EVENTS
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 
@@ -33,7 +33,7 @@ class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
 
     endpoint = factory.SubFactory(WebhookEndpointFactory)
     event_id = factory.Sequence(lambda n: f"msg_{n:032x}")
-    event = "document.created"
+    event = DOCUMENT_CREATED
     payload = factory.LazyAttribute(
         lambda delivery: {
             "event": delivery.event,

@@ -1,8 +1,10 @@
 """Grounding generation in the organization's own uploaded assets.
 
-``sources_for_document`` is called by ``legal_documents.services.documents`` for every
-generation: the ``template`` provider lists the sources in an annex, the ``openai``
-provider cites them. It must be cheap and must never fail a generation.
+It lives with the documents (not in ``assets``): grounding is what a document needs from the
+assets, read only through ``assets.selectors`` and ``assets.models``. ``sources_for_document``
+is called by ``legal_documents.services.documents`` for every generation: the ``template``
+provider lists the sources in an annex, the ``openai`` provider cites them. It must be
+cheap and must never fail a generation.
 """
 
 from __future__ import annotations
