@@ -98,9 +98,12 @@ def with_payload(field: serializers.Field, value: Any) -> Any:
     if isinstance(field, serializers.ListSerializer):
         child = field.child
         items = value or [{}]
+        # An optional nested field left out stays out (null is not "absent" for DRF).
         return [
-            {name: with_payload(sub, item.get(name)) for name, sub in child.fields.items()
-             if not sub.read_only} | {k: v for k, v in item.items() if k not in child.fields}
+            {name: changed for name, sub in child.fields.items()
+             if not sub.read_only
+             and (changed := with_payload(sub, item.get(name))) is not None}
+            | {k: v for k, v in item.items() if k not in child.fields}
             for item in items
         ]  # fmt: skip
     return value
