@@ -7,6 +7,8 @@ article it checks. Pure functions, no database.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 from gdpr.composition import completeness_report, compose, ensure_checklist
 from gdpr.composition.completeness import item_blocks
 from gdpr.doctypes.registry import DOCUMENT_TYPES
+from legal_documents.exports import ExportMeta, export_document
 from legal_documents.rendering import markdown_to_safe_html, markdown_to_text
 
 NOTICE = DOCUMENT_TYPES["PRIVACY_POLICY"]
@@ -281,3 +284,29 @@ def test_new_items_are_reported_and_restored_after_an_llm_or_editor_drops_them(
     )
     repaired_report = completeness_report(document_type=document_type, markdown=repaired)
     assert not set(new_items) & set(repaired_report.missing)
+
+
+@pytest.mark.parametrize("fmt", ["html", "txt", "docx"])
+@pytest.mark.parametrize("document_type", [NOTICE, FORM])
+def test_art_12_1_exports_of_public_documents_show_no_anchor_or_rule_set(document_type, fmt):
+    markdown = compose(document_type=document_type, inputs=BASE, now=NOW)
+    meta = ExportMeta(
+        organization_name="Acme",
+        document_title=document_type.title,
+        document_type=document_type.name,
+        version=1,
+        stage="final",
+        created_at=NOW,
+        updated_at=NOW,
+        content_sha256="0" * 64,
+        ruleset_version=document_type.ruleset_version,
+    )
+    content = export_document(markdown, meta, fmt).content
+    if fmt == "docx":
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            text = archive.read("word/document.xml").decode("utf-8")
+    else:
+        text = content.decode("utf-8")
+    assert "{#" not in text
+    assert document_type.ruleset_version not in text
+    assert "Rule set" not in text and "Ruleset" not in text
