@@ -27,3 +27,7 @@ class DataSubjectRequestFormInputSerializer(DocumentInputSerializer):
     processedByAutomatedMeans = flag()  # noqa: N815
     objectionGrounds = TextField()  # noqa: N815
     retentionDuty = TextField()  # noqa: N815
+    # National public holidays of the controller's Member State (Reg. 1182/71 Art. 3(4)).
+    publicHolidays = serializers.ListField(  # noqa: N815
+        child=serializers.DateField(), required=False, max_length=100
+    )

@@ -310,3 +310,11 @@ def test_art_12_1_exports_of_public_documents_show_no_anchor_or_rule_set(documen
     assert "{#" not in text
     assert document_type.ruleset_version not in text
     assert "Rule set" not in text and "Ruleset" not in text
+
+
+def test_art_12_3_a_national_holiday_given_moves_the_deadline():
+    # 5 Sep 2026 + 1 month = Mon 5 Oct 2026; given as a national holiday it moves to 6 Oct.
+    markdown = form(receivedAt="2026-09-05", publicHolidays=["2026-10-05"])
+    deadline = body(markdown, "deadline")
+    assert "answer due by **2026-10-06**" in deadline
+    assert "National public holidays taken into account: 2026-10-05." in deadline

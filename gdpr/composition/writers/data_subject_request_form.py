@@ -198,13 +198,19 @@ def write_deadline(context: CompositionContext) -> str:
         " (Art. 12(3)). Periods are counted as Regulation (EEC, Euratom) No 1182/71 counts"
         " them: a month ends on the same date of the following month (or its last day), and a"
         " period ending on a Saturday, Sunday or public holiday ends on the next working day"
-        f" (holidays taken into account: {HOLIDAYS_SUPPORTED})."
+        f" (holidays taken into account: {HOLIDAYS_SUPPORTED}, and the national holidays"
+        " listed below, if any)."
     )
     if received is None:
         return rule
     if isinstance(received, str):
         received = date.fromisoformat(received)
-    deadline = response_deadline(received)
+    # Member State holidays beyond the common ones (periods.HOLIDAYS_SUPPORTED) are given.
+    extra = {
+        day if isinstance(day, date) else date.fromisoformat(str(day))
+        for day in context.items("publicHolidays")
+    }
+    deadline = response_deadline(received, extra_holidays=extra)
     extended = bool(context.flag("extensionNeeded"))
     dates = (
         f"Request received on {deadline.received.isoformat()}: answer due by"
@@ -229,7 +235,14 @@ def write_deadline(context: CompositionContext) -> str:
         reason = "Extension invoked. Reason: " + text_or_marker(
             context, "extensionReason", "why the extension is needed"
         )
-    return join_blocks(rule, dates, state, reason)
+    national = (
+        "National public holidays taken into account: "
+        + ", ".join(day.isoformat() for day in sorted(extra))
+        + "."
+        if extra
+        else None
+    )
+    return join_blocks(rule, national, dates, state, reason)
 
 
 def write_refusal(context: CompositionContext) -> str:
