@@ -131,9 +131,11 @@ def _answers_block(document_type: DocumentType, item_id: str, context: Compositi
 def item_draft(document_type: DocumentType, item_id: str, context: CompositionContext) -> ItemDraft:
     """The template draft of one checklist item."""
     item = next(entry for entry in document_type.checklist if entry.id == item_id)
+    # A public document's writers use the answers themselves; the recorded answers are a
+    # working note for the DPO, not text for a data subject.
     body = join_blocks(
         document_type.write_item(item.id, context),
-        _answers_block(document_type, item.id, context),
+        None if document_type.public else _answers_block(document_type, item.id, context),
     )
     return ItemDraft(
         id=item.id,
@@ -173,6 +175,11 @@ def _front_matter(document_type: DocumentType, context: CompositionContext) -> s
     ]
     if context.has("companyDetails"):
         lines.append(f"- **Contact details:** {context.inline('companyDetails')}")
+    if document_type.public:
+        # The rule set is kept in the document's metadata (`rulesetVersion`), not shown to
+        # data subjects.
+        lines.append(f"- **Last updated:** {context.now.date().isoformat()}")
+        return join_blocks(f"# {document_type.title}", "\n".join(lines), document_type.description)
     if context.organization_name and context.organization_name != company:
         lines.append(f"- **Prepared by:** {escape_inline(context.organization_name)}")
     lines.append(f"- **Date:** {context.now.date().isoformat()}")

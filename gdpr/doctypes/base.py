@@ -101,6 +101,8 @@ class DocumentType:
     writers: Mapping[str, ItemWriter]
     assess: Assessor | None = None
     section_intros: Mapping[str, ItemWriter] = field(default_factory=dict)
+    # Read by data subjects (privacy notice, request form): no working notes in the text.
+    public: bool = False
 
     def __post_init__(self) -> None:
         # Fail at import time, not in a worker at generation time.

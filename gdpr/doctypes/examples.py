@@ -120,6 +120,13 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         },
         "purposes": ["Delivery slot booking"],
         "legalBasis": ["Art. 6(1)(b) delivery contract", "consent"],
+        # One table per purpose in the notice: which basis serves which purpose.
+        "processingPurposes": [
+            {"purpose": "Parcel tracking", "legalBasis": ["Art. 6(1)(b) delivery contract"]},
+            {"purpose": "Delivery slot booking", "legalBasis": ["consent"]},
+        ],
+        "consentWithdrawalMethod": "The link in the slot booking SMS, or an e-mail to us.",
+        "afterWithdrawal": "Only the record of your consent and its withdrawal (Art. 7(1)).",
         "dataCategories": ["Name", "Delivery address", "Phone number"],
         "recipients": _RECIPIENTS,
         "thirdCountryTransfers": [_TRANSFER],

@@ -80,9 +80,11 @@ def format_timestamp(moment: datetime) -> str:
 def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
     """Label/value pairs of the title block, in the order every format shows them.
 
-    Values are plain text; each renderer escapes them for its own output.
+    Values are plain text; each renderer escapes them for its own output. A document read
+    by data subjects (privacy notice, request form) does not show the rule set: it stays in
+    the API's metadata (`rulesetVersion`), like the completeness report.
     """
-    return [
+    rows = [
         ("Organization", meta.organization_name),
         ("Document", meta.document_title),
         ("Document type", meta.document_type),
@@ -93,6 +95,16 @@ def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
         ("Content SHA-256", meta.content_sha256),
         ("Ruleset version", meta.ruleset_version),
     ]
+    if _is_public(meta.document_type):
+        rows = [row for row in rows if row[0] != "Ruleset version"]
+    return rows
+
+
+def _is_public(document_type: str) -> bool:
+    from gdpr.doctypes.registry import DOCUMENT_TYPES
+
+    found = DOCUMENT_TYPES.get(document_type)
+    return bool(found and found.public)
 
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from legal_documents.exports.base import ExportMeta, format_timestamp, metadata_rows
+from legal_documents.rendering import strip_heading_anchors
 
 # The same dialect as legal_documents.rendering (CommonMark + tables, raw HTML shown as
 # text), so the Word file has the structure the HTML and PDF exports show.
@@ -291,7 +292,8 @@ def render_docx(markdown: str, meta: ExportMeta) -> bytes:
     document = Document()
     _set_core_properties(document, meta)
     _add_title_block(document, meta)
-    _DocxBuilder(document).build(_PARSER.parse(markdown))
+    # Item anchors `{#id}` are for the completeness check, not for readers (as in HTML/text).
+    _DocxBuilder(document).build(_PARSER.parse(strip_heading_anchors(markdown)))
     output = io.BytesIO()
     document.save(output)
     return output.getvalue()

@@ -247,8 +247,9 @@ def test_one_month_ends_on_the_last_day_of_a_shorter_month() -> None:
 
 def test_a_request_can_be_extended_by_two_months_with_notice_in_the_first() -> None:
     deadline = response_deadline(date(2026, 1, 31))
-    assert deadline.deadline == date(2026, 2, 28)
-    assert deadline.extension_notice_by == date(2026, 2, 28)
+    # 28 February 2026 is a Saturday: the period ends on Monday 2 March (Reg. 1182/71 Art. 3(4)).
+    assert deadline.deadline == date(2026, 3, 2)
+    assert deadline.extension_notice_by == date(2026, 3, 2)
     assert deadline.extended_deadline == date(2026, 4, 30)
 
 
@@ -259,7 +260,7 @@ def test_the_request_form_shows_the_computed_dates(full_inputs: dict, now: datet
         now=now,
     )
     deadline = item_blocks(markdown)["deadline"][0].body
-    assert "**2026-02-28**" in deadline
+    assert "**2026-03-02**" in deadline  # not Saturday 28 February (Reg. 1182/71 Art. 3(4))
     assert "**2026-04-30**" in deadline
     assert "- \\[x\\] I want my data erased." in markdown
     assert "- \\[ \\] I object" in markdown

@@ -1,14 +1,16 @@
-"""Template text of a data subject request form (Art. 12, 15-22)."""
+"""Template text of a data subject request form (Art. 12, 15-22), read by the data subject."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
 
-from gdpr.composition.assessments.dsr_deadline import response_deadline
 from gdpr.composition.context import CompositionContext
+from gdpr.composition.inputs import LegalBasis
 from gdpr.composition.markdown import join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.periods import HOLIDAYS_SUPPORTED, response_deadline
+from gdpr.composition.rights import ApplicableRights, applicable_rights, complaint_text
 from gdpr.composition.writers.common import text_or_marker
 
 BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
@@ -16,9 +18,18 @@ BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
 RIGHT_TEXTS: dict[str, tuple[str, str]] = {
     "access": (
         "I want to know whether you process my data and receive a copy of it.",
-        "You receive confirmation, a copy of your data (Art. 15(3)) and the purposes,"
-        " categories, recipients, retention, source, your rights and any automated"
-        " decision-making (Art. 15(1)).",
+        "You receive confirmation whether we process your data and, if so, a copy of it and:"
+        " the purposes; the categories of data; the recipients, in particular in third"
+        " countries; the retention period or its criteria; your rights to rectification,"
+        " erasure, restriction and objection; your right to lodge a complaint with a"
+        " supervisory authority (Art. 15(1)(f)); the source of the data; and any automated"
+        " decision-making with its logic and consequences (Art. 15(1)(a)-(h)). Where your"
+        " data is transferred to a third country or an international organisation, we tell"
+        " you the safeguards of that transfer (Art. 15(2), 46). The first copy is free; for"
+        " further copies you request we may charge a reasonable fee based on administrative"
+        " costs. If you ask electronically, you receive the copy in a commonly used electronic"
+        " form unless you ask otherwise (Art. 15(3)). The copy may not adversely affect the"
+        " rights and freedoms of others (Art. 15(4)).",
     ),
     "rectification": (
         "I want inaccurate data about me corrected or incomplete data completed.",
@@ -28,7 +39,10 @@ RIGHT_TEXTS: dict[str, tuple[str, str]] = {
         "I want my data erased.",
         "We erase it where a ground of Art. 17(1) applies,"
         " e.g. the data is no longer needed or you withdraw consent, unless an"
-        " Art. 17(3) exception applies (e.g. a legal obligation to keep it).",
+        " Art. 17(3) exception applies. Where a legal duty requires us to keep some of your"
+        " data (Art. 17(3)(b)), we do not erase that data before the duty ends: we restrict it"
+        " instead, so that it is only stored and used for that duty (Art. 18), erase it when"
+        " the duty ends, and tell you so.",
     ),
     "restriction": (
         "I want you to restrict the processing of my data.",
@@ -46,47 +60,130 @@ RIGHT_TEXTS: dict[str, tuple[str, str]] = {
         " automated means on the basis of consent or contract (Art. 20).",
     ),
     "objection": (
-        "I object to the processing of my data.",
-        "We stop unless we show compelling"
-        " legitimate grounds; direct marketing stops in every case (Art. 21).",
+        "I object to the processing of my data on grounds relating to my particular situation.",
+        "Applies to processing based on legitimate interests or on a task in the public"
+        " interest (Art. 6(1)(e)-(f)). We stop unless we demonstrate compelling legitimate"
+        " grounds which override your interests, rights and freedoms, or need the data for"
+        " legal claims (Art. 21(1)).",
+    ),
+    "objection-direct-marketing": (
+        "I object to the use of my data for direct marketing, including profiling related to it.",
+        "No reasons are needed: we stop using your data for direct marketing (Art. 21(2)-(3)).",
+    ),
+    "withdraw-consent": (
+        "I withdraw my consent.",
+        "Withdrawal is possible at any time and does not affect the lawfulness of the"
+        " processing carried out before it (Art. 7(3)).",
     ),
     "automated-decisions": (
-        "I do not want to be subject to a decision based solely on automated processing.",
-        "You may obtain human intervention,"
-        " express your view and contest the decision (Art. 22(3)).",
+        "I want human intervention on, or to contest, a decision about me based solely on"
+        " automated processing.",
+        "Decisions based solely on automated processing, including profiling, which produce"
+        " legal effects concerning you or similarly significantly affect you are prohibited"
+        " (Art. 22(1)), except where the decision is necessary for a contract with you,"
+        " authorised by EU or Member State law with suitable safeguards, or based on your"
+        " explicit consent (Art. 22(2)). In the contract and consent cases you may obtain"
+        " human intervention, express your point of view and contest the decision"
+        " (Art. 22(3)). Such decisions may not be based on special categories of data unless"
+        " Art. 9(2)(a) or (g) applies with suitable safeguards (Art. 22(4)).",
     ),
 }
+
+
+def rights_of(context: CompositionContext) -> ApplicableRights:
+    """The basis-dependent rights, when the form is prefilled with the legal bases."""
+    bases: list[LegalBasis] = context.items("legalBasis")
+    return applicable_rights(
+        bases={code for basis in bases for code in basis.codes},
+        direct_marketing=True,  # the Art. 21(2) box is always offered
+        automated_processing=context.flag("processedByAutomatedMeans"),
+    )
+
+
+def write_optional(context: CompositionContext) -> str:
+    contact = context.inline("contactEmail") or context.inline("companyDetails")
+    return (
+        "Using this form is optional. You may exercise your rights by any means, for example"
+        " by letter, e-mail or orally, without using this form; we handle your request in the"
+        " same way (Art. 12(2); EDPB Guidelines 01/2022 on the right of access)."
+        + (f" Contact: {contact}." if contact else "")
+    )
 
 
 def write_identity(context: CompositionContext) -> str:
     name = context.inline("requesterName") or BLANK
     contact = context.inline("requesterContact") or BLANK
     verification = context.text("identityVerification")
+    on_behalf = context.flag("actingOnBehalf")
+    authority = context.text("representativeAuthority") if on_behalf else None
+    channel = context.inline("requestChannel")
     return join_blocks(
         f"- **Full name:** {name}\n- **Address, e-mail or telephone:** {contact}\n"
         f"- **Acting on behalf of someone else:** {context.inline('actingOnBehalf') or BLANK}",
-        "If we have reasonable doubts about your identity we may ask for the additional"
-        " information necessary to confirm it (Art. 12(6)); we ask for no more than needed.",
+        f"Authority to act for the data subject: {authority}" if authority else None,
+        f"Request received by: {channel}." if channel else None,
+        "We do not ask for a copy of an identity document by default. We confirm your"
+        " identity with what we already know about you (for example by answering to the"
+        " e-mail address or the account you use with us). Only where we have reasonable doubts"
+        " do we ask for the additional information necessary to confirm your identity, and no"
+        " more than is proportionate (Art. 12(6); EDPB Guidelines 01/2022 on the right of"
+        " access).",
         "How identity is verified: "
         + (
             verification
             or marker(
-                "how the controller verifies the requester's identity (what proof it may ask for)"
+                "how the controller verifies the requester's identity, proportionately and"
+                " without asking for identity documents by default"
             )
         ),
     )
+
+
+def _availability(right: str, context: CompositionContext) -> str | None:
+    """A note when the legal bases given rule the right out (None: the right is offered)."""
+    rights = rights_of(context)
+    if right == "portability" and rights.portability is False:
+        return (
+            "Not available for this processing: it is not based on your consent or a contract"
+            " carried out by automated means (Art. 20(1))."
+        )
+    if right == "objection" and rights.objection is False:
+        return (
+            "Not available for this processing: it is not based on legitimate interests or a"
+            " task in the public interest (Art. 21(1)). You can still object to direct"
+            " marketing below."
+        )
+    if right == "withdraw-consent" and rights.withdraw_consent is False:
+        return "Not applicable: none of the processing is based on your consent."
+    return None
+
+
+def _extra(right: str, context: CompositionContext, ticked: bool) -> str | None:
+    if right == "access" and context.has("copyFormat"):
+        return f"Copy provided as: {context.inline('copyFormat')}."
+    if right == "erasure" and context.has("retentionDuty"):
+        return "Retention duty that applies: " + (context.text("retentionDuty") or "")
+    if right == "objection":
+        grounds = context.text("objectionGrounds") if ticked else None
+        return f"**Grounds relating to my particular situation (Art. 21(1)):** {grounds or BLANK}"
+    return None
 
 
 def _right_writer(right: str) -> Callable[[CompositionContext], str]:
     request, explanation = RIGHT_TEXTS[right]
 
     def write(context: CompositionContext) -> str:
-        ticked = "x" if right in context.items("rightsInvoked") else " "
-        details = context.text("requestDetails") if ticked == "x" else None
-        extra = ""
-        if right == "access" and context.has("copyFormat"):
-            extra = f" Copy provided as: {context.inline('copyFormat')}."
-        return join_blocks(f"- \\[{ticked}\\] {request}", explanation + extra, details)
+        unavailable = _availability(right, context)
+        if unavailable:
+            return unavailable
+        ticked = right in context.items("rightsInvoked")
+        details = context.text("requestDetails") if ticked else None
+        return join_blocks(
+            f"- \\[{'x' if ticked else ' '}\\] {request}",
+            explanation,
+            _extra(right, context, ticked),
+            details,
+        )
 
     write.__name__ = f"write_{right.replace('-', '_')}"
     return write
@@ -98,34 +195,67 @@ def write_deadline(context: CompositionContext) -> str:
         "We answer without undue delay and at the latest within one month of receipt. Where"
         " necessary, given the complexity and number of requests, this can be extended by two"
         " further months; we then tell you within the first month, with the reasons"
-        " (Art. 12(3))."
+        " (Art. 12(3)). Periods are counted as Regulation (EEC, Euratom) No 1182/71 counts"
+        " them: a month ends on the same date of the following month (or its last day), and a"
+        " period ending on a Saturday, Sunday or public holiday ends on the next working day"
+        f" (holidays taken into account: {HOLIDAYS_SUPPORTED}, and the national holidays"
+        " listed below, if any)."
     )
     if received is None:
         return rule
     if isinstance(received, str):
         received = date.fromisoformat(received)
-    deadline = response_deadline(received)
+    # Member State holidays beyond the common ones (periods.HOLIDAYS_SUPPORTED) are given.
+    extra = {
+        day if isinstance(day, date) else date.fromisoformat(str(day))
+        for day in context.items("publicHolidays")
+    }
+    deadline = response_deadline(received, extra_holidays=extra)
+    extended = bool(context.flag("extensionNeeded"))
     dates = (
         f"Request received on {deadline.received.isoformat()}: answer due by"
         f" **{deadline.deadline.isoformat()}**; if extended, notice by"
         f" {deadline.extension_notice_by.isoformat()} and answer by"
         f" **{deadline.extended_deadline.isoformat()}** at the latest."
     )
+    today = context.now.date()
+    due = deadline.extended_deadline if extended else deadline.deadline
+    status = deadline.status(today=today, extended=extended)
+    if status == "overdue":
+        state = (
+            f"**Overdue:** the answer was due by {due.isoformat()}"
+            f" ({(today - due).days} days ago, on {today.isoformat()})."
+        )
+    elif status == "due-today":
+        state = f"**Due today** ({due.isoformat()})."
+    else:
+        state = f"Status on {today.isoformat()}: pending, {(due - today).days} days left."
     reason = None
-    if context.flag("extensionNeeded"):
+    if extended:
         reason = "Extension invoked. Reason: " + text_or_marker(
             context, "extensionReason", "why the extension is needed"
         )
-    return join_blocks(rule, dates, reason)
+    national = (
+        "National public holidays taken into account: "
+        + ", ".join(day.isoformat() for day in sorted(extra))
+        + "."
+        if extra
+        else None
+    )
+    return join_blocks(rule, national, dates, state, reason)
 
 
 def write_refusal(context: CompositionContext) -> str:
-    authority = context.inline("supervisoryAuthority") or "a supervisory authority"
     return (
         "If we do not take action on your request we tell you without delay and at the latest"
         " within one month of receipt, with the reasons, and of your right to lodge a"
-        f" complaint with {authority} and to seek a judicial remedy (Art. 12(4), 77, 79)."
+        " complaint with a supervisory authority and to seek a judicial remedy (Art. 12(4), 77,"
+        " 79)."
     )
+
+
+def write_complaint(context: CompositionContext) -> str:
+    return complaint_text(context.inline("supervisoryAuthority"))
 
 
 def write_cost(context: CompositionContext) -> str:
@@ -142,9 +272,11 @@ def write_cost(context: CompositionContext) -> str:
 
 
 WRITERS = {
+    "form-optional": write_optional,
     "requester-identity": write_identity,
     **{right: _right_writer(right) for right in RIGHT_TEXTS},
     "deadline": write_deadline,
     "refusal": write_refusal,
+    "complaint": write_complaint,
     "free-of-charge": write_cost,
 }

@@ -3,18 +3,48 @@
 from __future__ import annotations
 
 from gdpr.composition.context import CompositionContext
-from gdpr.composition.markdown import bullets, join_blocks
+from gdpr.composition.markdown import escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.purposes import (
+    basis_codes,
+    purpose_rows,
+    purpose_table,
+    purposes_with,
+)
+from gdpr.composition.rights import (
+    OBJECTION_BASES,
+    ApplicableRights,
+    applicable_rights,
+    complaint_text,
+)
 from gdpr.composition.writers.common import (
     controller_identity,
     dpo_line,
-    legal_basis_codes,
     legal_basis_text,
     legitimate_interests_text,
     list_or_marker,
+    special_category_conditions_text,
     text_or_marker,
     transfers_text,
 )
+
+# Art. 14(5) exemptions an organisation may claim, by the code given in `art14Exemption`.
+ART_14_EXEMPTIONS = {
+    "already-informed": "you already have this information (Art. 14(5)(a))",
+    "impossible-or-disproportionate": (
+        "providing the information to you individually is impossible or would involve a"
+        " disproportionate effort; we protect your rights by other means, including making"
+        " this information publicly available (Art. 14(5)(b))"
+    ),
+    "required-by-law": (
+        "obtaining or disclosing the data is expressly laid down by EU or Member State law"
+        " which provides measures to protect your legitimate interests (Art. 14(5)(c))"
+    ),
+    "professional-secrecy": (
+        "the data must remain confidential under an obligation of professional secrecy"
+        " regulated by EU or Member State law (Art. 14(5)(d))"
+    ),
+}
 
 
 def _indirect(context: CompositionContext) -> bool | None:
@@ -37,17 +67,43 @@ def write_dpo(context: CompositionContext) -> str:
     return dpo_line(context).removeprefix("- ")
 
 
+def rights_of(context: CompositionContext) -> ApplicableRights:
+    """The rights this notice describes, from the bases of every purpose (`rights.py`)."""
+    return applicable_rights(
+        bases=basis_codes(context),
+        direct_marketing=bool(context.flag("directMarketing")),
+        automated_processing=context.flag("processedByAutomatedMeans"),
+    )
+
+
+def _children(context: CompositionContext) -> str | None:
+    if not context.flag("childrenData"):
+        return None
+    return "Where we offer online services to a child under 16 on the basis of consent, we ask" + (
+        " for the consent of the holder of parental responsibility and verify it"
+        " (Art. 8): " + text_or_marker(context, "parentalConsentMethod", "how it is verified")
+    )
+
+
 def write_purposes(context: CompositionContext) -> str:
     activity = context.inline("processingActivity")
+    rows = purpose_rows(context)
+    tables = (
+        "\n\n".join(purpose_table(row) for row in rows)
+        if rows
+        else join_blocks(
+            "We process your data for these purposes: "
+            + marker("the purposes of the processing, each with its legal basis"),
+            legal_basis_text(context),
+        )
+    )
     return join_blocks(
         f"Processing activity: {activity}" if activity else None,
-        list_or_marker(
-            context,
-            "purposes",
-            "We process your data for these purposes",
-            "the purposes of the processing",
-        ),
-        legal_basis_text(context),
+        "For each purpose: the data we use, the legal basis, how long we keep it, who receives"
+        " it and where it comes from.",
+        tables,
+        special_category_conditions_text(context),
+        _children(context),
     )
 
 
@@ -92,45 +148,127 @@ def write_retention(context: CompositionContext) -> str:
     )
 
 
+def _portability_line(rights: ApplicableRights) -> str | None:
+    text = (
+        "receive the personal data you provided to us in a structured, commonly used and"
+        " machine-readable format and have it transmitted to another controller (Art. 20)"
+    )
+    if rights.portability is True:
+        return text + " - for the processing based on your consent or on a contract"
+    if rights.portability is None:
+        return (
+            text + " - only where the processing is based on your consent or on a contract"
+            " and carried out by automated means"
+        )
+    return None
+
+
 def write_rights(context: CompositionContext) -> str:
     channel = context.inline("rightsRequestChannel")
+    rights = rights_of(context)
+    entries = [
+        "access your data and receive a copy (Art. 15)",
+        "have inaccurate data rectified (Art. 16)",
+        "have your data erased (Art. 17)",
+        "restrict processing (Art. 18)",
+    ]
+    portability = _portability_line(rights)
+    if portability:
+        entries.append(portability)
+    if rights.objection is not False or rights.direct_marketing_objection:
+        entries.append('object to processing: see "Your right to object" below (Art. 21)')
+    if rights.withdraw_consent is not False:
+        entries.append('withdraw your consent: see "Withdrawing consent" below (Art. 7(3))')
+    not_applicable = []
+    if rights.portability is False:
+        not_applicable.append(
+            "The right to data portability (Art. 20) does not apply: none of the processing"
+            " described here is based on consent or a contract carried out by automated means."
+        )
     return join_blocks(
         "You have the right to:",
-        bullets(
-            [
-                "access your data and receive a copy (Art. 15)",
-                "have inaccurate data rectified (Art. 16)",
-                "have your data erased (Art. 17)",
-                "restrict processing (Art. 18)",
-                "object to processing based on legitimate interests or a public task, and to"
-                " direct marketing at any time (Art. 21)",
-                "receive your data in a portable format where processing is based on consent or"
-                " contract and automated (Art. 20)",
-            ]
-        ),
+        "\n".join(f"- {entry}" for entry in entries),
+        *not_applicable,
         "We answer within one month, free of charge (Art. 12(3), 12(5))."
         + (f" Send your request by: {channel}." if channel else ""),
     )
 
 
+def write_objection(context: CompositionContext) -> str:
+    """Art. 21(4): the right to object, explicitly and apart from the other information."""
+    rights = rights_of(context)
+    blocks: list[str | None] = []
+    if rights.objection is True:
+        purposes = purposes_with(context, OBJECTION_BASES)
+        scope = f" (purposes: {', '.join(purposes)})" if purposes else ""
+        blocks.append(
+            "**You may object at any time**, on grounds relating to your particular situation,"
+            " to the processing of your data based on our legitimate interests or on a task in"
+            f" the public interest{scope}. We then stop, unless we demonstrate compelling"
+            " legitimate grounds which override your interests, rights and freedoms, or the"
+            " processing is needed for legal claims (Art. 21(1))."
+        )
+    elif rights.objection is None:
+        blocks.append(
+            "**You may object at any time**, on grounds relating to your particular situation,"
+            " to processing based on legitimate interests or on a task in the public interest;"
+            " we then stop unless we demonstrate compelling legitimate grounds or need the data"
+            " for legal claims (Art. 21(1))."
+        )
+    if rights.direct_marketing_objection:
+        blocks.append(
+            "**Direct marketing:** you may object at any time, without giving reasons, to the"
+            " use of your data for direct marketing, including profiling related to it. We then"
+            " no longer use your data for that purpose (Art. 21(2)-(3))."
+        )
+    elif context.flag("directMarketing") is None:
+        blocks.append(
+            "**Direct marketing:** if we use your data for direct marketing, you may object at"
+            " any time, without giving reasons, and we then stop (Art. 21(2)-(3))."
+        )
+    if not blocks:
+        return (
+            "None of the processing described here is based on legitimate interests or a task in"
+            " the public interest, and we do not use your data for direct marketing: the right"
+            " to object of Art. 21(1)-(2) therefore does not apply."
+        )
+    channel = context.inline("rightsRequestChannel")
+    blocks.append(
+        "To object, contact us at the address above"
+        + (f" (by: {channel})" if channel else "")
+        + "."
+    )
+    return join_blocks(*blocks)
+
+
 def write_withdraw_consent(context: CompositionContext) -> str:
-    if "consent" not in legal_basis_codes(context):
+    rights = rights_of(context)
+    if rights.withdraw_consent is False:
         return "Not applicable: none of the processing described here is based on consent."
-    how = context.text("consentWithdrawalMethod")
+    purposes = purposes_with(context, frozenset({"consent"}))
+    scope = f" (purposes: {', '.join(purposes)})" if purposes else ""
     return join_blocks(
-        "Where processing is based on your consent you may withdraw it at any time, without"
-        " affecting the lawfulness of processing before the withdrawal (Art. 7(3)).",
-        f"How to withdraw: {how}" if how else None,
+        f"Where processing is based on your consent{scope} you may withdraw it at any time, as"
+        " easily as you gave it. Withdrawal does not affect the lawfulness of the processing"
+        " carried out before it (Art. 7(3)).",
+        "How to withdraw: "
+        + text_or_marker(
+            context,
+            "consentWithdrawalMethod",
+            "how consent can be withdrawn, as easily as it was given (Art. 7(3))",
+        ),
+        "What we keep after you withdraw: "
+        + text_or_marker(
+            context,
+            "afterWithdrawal",
+            "what is kept after withdrawal and why (e.g. the e-mail address on a suppression"
+            " list so that you are not contacted again, the record of consent, Art. 7(1))",
+        ),
     )
 
 
 def write_complaint(context: CompositionContext) -> str:
-    authority = context.inline("supervisoryAuthority")
-    target = authority or (
-        "a supervisory authority, in particular in the EU Member State of your habitual"
-        " residence, place of work or of the alleged infringement"
-    )
-    return f"You have the right to lodge a complaint with {target} (Art. 77)."
+    return complaint_text(context.inline("supervisoryAuthority"))
 
 
 def write_statutory(context: CompositionContext) -> str:
@@ -151,6 +289,7 @@ def write_automated(context: CompositionContext) -> str:
             "We do not take decisions based solely on automated processing, including"
             " profiling, that produce legal or similarly significant effects (Art. 22)."
         )
+    safeguards = context.items("automatedDecisionSafeguards")
     return join_blocks(
         "We take decisions based solely on automated processing, including profiling.",
         "Logic involved, significance and envisaged consequences: "
@@ -161,6 +300,7 @@ def write_automated(context: CompositionContext) -> str:
         ),
         "You may obtain human intervention, express your point of view and contest the"
         " decision (Art. 22(3)).",
+        f"Safeguards: {', '.join(escape_inline(s) for s in safeguards)}." if safeguards else None,
     )
 
 
@@ -186,21 +326,30 @@ def write_timing(context: CompositionContext) -> str:
     if _indirect(context) is False:
         return "Not applicable: you receive this notice when your data is collected (Art. 13(1))."
     return (
-        "Where we obtain your data from others, we inform you within a reasonable period and at"
-        " the latest within one month, at our first communication with you, or before we"
-        " disclose it to another recipient (Art. 14(3))."
+        "Where we obtain your data from others, we inform you within a reasonable period and"
+        " in every case within one month of obtaining it. If we use the data to communicate"
+        " with you, we inform you at the latest at our first communication, and if we"
+        " disclose it to another recipient, at the latest when we first disclose it: these"
+        " can only make the information come earlier, never later than one month"
+        " (Art. 14(3); WP29 Guidelines on transparency, WP260 rev.01)."
     )
 
 
 def write_exemptions(context: CompositionContext) -> str:
     if _indirect(context) is False:
         return "Not applicable: Art. 14(5) concerns data not obtained from you."
-    return (
-        "We do not inform you separately only where you already have the information, where"
-        " informing you is impossible or would involve disproportionate effort (the"
-        " information is then made public), where EU or Member State law expressly provides"
-        " for obtaining or disclosing the data, or where the data must remain confidential"
-        " under professional secrecy (Art. 14(5))."
+    claimed = [code for code in context.items("art14Exemptions") if code in ART_14_EXEMPTIONS]
+    if not claimed:
+        return (
+            "We rely on no exemption from informing you: you receive this information as"
+            " described above (Art. 14(5))."
+        )
+    details = context.text("art14ExemptionDetails")
+    return join_blocks(
+        "We do not inform you individually because "
+        + "; and ".join(ART_14_EXEMPTIONS[code] for code in claimed)
+        + ".",
+        details,
     )
 
 
@@ -224,6 +373,7 @@ WRITERS = {
     "retention": write_retention,
     "rights": write_rights,
     "withdraw-consent": write_withdraw_consent,
+    "objection": write_objection,
     "complaint": write_complaint,
     "statutory-requirement": write_statutory,
     "automated-decisions": write_automated,
