@@ -56,7 +56,7 @@ _RETENTION: list[Any] = [
     {
         "category": "Driving behaviour reports",
         "period": "12 months",
-        "criteria": "duration of the annual safety review",
+        "criteria": "from the date of the report (annual safety review)",
     },
     "Driver master data: end of employment plus 3 years",
 ]
@@ -77,6 +77,14 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "processingActivity": _ACTIVITY,
         "purposes": ["Proof of delivery"],
         "legalBasis": _LEGAL_BASIS,
+        "purposeLegalBases": [
+            {"purpose": "Route planning", "legalBasis": "legitimate interest in fleet safety"},
+            {
+                "purpose": "Driver safety coaching",
+                "legalBasis": "legitimate interest in fleet safety",
+            },
+            {"purpose": "Proof of delivery", "legalBasis": "Art. 6(1)(b) employment contract"},
+        ],
         "dataSubjects": ["Drivers"],
         "dataCategories": ["GPS position", "Driving behaviour events", "Driver ID"],
         "recipients": _RECIPIENTS,
