@@ -98,9 +98,11 @@ def with_payload(field: serializers.Field, value: Any) -> Any:
     if isinstance(field, serializers.ListSerializer):
         child = field.child
         items = value or [{}]
+        # An optional sub-field the sample leaves out stays out (null is refused by DRF).
         return [
             {name: with_payload(sub, item.get(name)) for name, sub in child.fields.items()
-             if not sub.read_only} | {k: v for k, v in item.items() if k not in child.fields}
+             if not sub.read_only and with_payload(sub, item.get(name)) is not None}
+            | {k: v for k, v in item.items() if k not in child.fields}
             for item in items
         ]  # fmt: skip
     return value
