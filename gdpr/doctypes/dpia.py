@@ -20,12 +20,24 @@ CHECKLIST = (
                   "Systematic description of the processing operations and purposes, including"
                   " the legitimate interest pursued where applicable",
                   "context", "Systematic description of the processing"),
+    ChecklistItem("special-categories", "Art. 9(2), Art. 10",
+                  "Special categories of data only under an Art. 9(2) condition, and data"
+                  " relating to criminal convictions and offences only under an Art. 10 basis",
+                  "context", "Special categories and criminal offence data"),
     ChecklistItem("screening", "Art. 35(3); EDPB WP248",
                   "Screening against Art. 35(3)(a)-(c) and the nine EDPB WP248 criteria; two or"
                   " more met: DPIA required", "screening", "Screening against the criteria"),
+    ChecklistItem("national-list", "Art. 35(4)",
+                  "The supervisory authority's list of processing operations requiring a DPIA,"
+                  " checked for the controller's country", "screening",
+                  "National list of processing requiring a DPIA"),
     ChecklistItem("b-necessity", "Art. 35(7)(b)",
                   "Assessment of necessity and proportionality in relation to the purposes",
                   "principles", "Necessity and proportionality assessment"),
+    ChecklistItem("balancing-test", "Art. 6(1)(f)",
+                  "A documented balancing test of the legitimate interests against the data"
+                  " subjects' interests, rights and freedoms where Art. 6(1)(f) is relied on",
+                  "principles", "Balancing test for legitimate interests"),
     ChecklistItem("c-risks", "Art. 35(7)(c)",
                   "Assessment of the risks to the rights and freedoms of data subjects",
                   "risks", "Risk assessment"),
@@ -37,6 +49,12 @@ CHECKLIST = (
     ChecklistItem("data-subject-views", "Art. 35(9)",
                   "Views of data subjects or their representatives, where appropriate",
                   "opinions", "Views of data subjects"),
+    ChecklistItem("action-plan", "Art. 35(7)(d); CNIL PIA",
+                  "Action plan carrying the measures planned and the conditions of the DPO's"
+                  " advice, each with its owner and due date", "validation", "Action plan"),
+    ChecklistItem("validation", "Art. 24(1); CNIL PIA",
+                  "Validation of the assessment by the controller: decision, name and date",
+                  "validation", "Validation by the controller"),
     ChecklistItem("prior-consultation", "Art. 36(1)",
                   "Prior consultation of the supervisory authority if a high residual risk"
                   " remains", "validation", "Prior consultation of the supervisory authority"),
@@ -76,6 +94,12 @@ QUESTIONS = (
     Question("consultationNotSoughtReason", "Why was it not appropriate to seek their views?",
              "E.g. confidentiality of the project, disproportionate effort.", "Art. 35(9)", True,
              "text", "data-subject-views", condition=("dataSubjectsConsulted", False)),
+    Question("controllerDecision", "What does the controller decide on this processing?",
+             "The controller validates the DPIA in light of the DPO's advice (CNIL PIA); give"
+             " validatedBy and validationDate in the create body.",
+             "Art. 24(1)", True, "choice", "validation",
+             options=("Processing may start", "Processing may start once the action plan is"
+                      " implemented", "Processing must not start as designed")),
     Question("nextReviewDate", "When will the DPIA next be reviewed?",
              "At the latest when the risk changes; a yearly review is good practice.",
              "Art. 35(11)", False, "date", "review"),
@@ -88,7 +112,7 @@ QUESTIONS = (
 DOCUMENT_TYPE = DocumentType(
     name="DPIA",
     title="Data Protection Impact Assessment",
-    ruleset_version="dpia-2026.1",
+    ruleset_version="dpia-2026.2",
     description=(
         "This assessment follows Art. 35 GDPR, the EDPB guidelines on DPIA (WP248 rev.01) and"
         " the CNIL PIA method: context, fundamental principles, risks, measures, validation."

@@ -56,7 +56,7 @@ _RETENTION: list[Any] = [
     {
         "category": "Driving behaviour reports",
         "period": "12 months",
-        "criteria": "duration of the annual safety review",
+        "criteria": "from the date of the report (annual safety review)",
     },
     "Driver master data: end of employment plus 3 years",
 ]
@@ -77,6 +77,14 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "processingActivity": _ACTIVITY,
         "purposes": ["Proof of delivery"],
         "legalBasis": _LEGAL_BASIS,
+        "purposeLegalBases": [
+            {"purpose": "Route planning", "legalBasis": "legitimate interest in fleet safety"},
+            {
+                "purpose": "Driver safety coaching",
+                "legalBasis": "legitimate interest in fleet safety",
+            },
+            {"purpose": "Proof of delivery", "legalBasis": "Art. 6(1)(b) employment contract"},
+        ],
         "dataSubjects": ["Drivers"],
         "dataCategories": ["GPS position", "Driving behaviour events", "Driver ID"],
         "recipients": _RECIPIENTS,
@@ -89,8 +97,25 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         **COMPANY,
         "processingActivity": _ACTIVITY,
         "legalBasis": _LEGAL_BASIS,
+        "country": "DE",
         "legitimateInterests": "Preventing accidents and proving delivery times.",
+        "balancingTest": "Interest: road safety and proof of delivery. Necessity: no other"
+        " source shows dangerous driving in time. Balance: drivers expect telematics at work;"
+        " reports are seen only by the safety coach and the driver, GPS is kept 30 days.",
         "necessityJustification": "Manual logbooks cannot show dangerous driving in time.",
+        "purposeNecessity": [
+            {
+                "purpose": "Route planning",
+                "necessity": "Live positions are needed to assign deliveries.",
+                "lessIntrusiveMeans": "Phone check-ins: too slow; positions off-duty are"
+                " not recorded.",
+            },
+            {
+                "purpose": "Driver safety coaching",
+                "necessity": "Harsh braking events show where coaching is needed.",
+                "lessIntrusiveMeans": "Accident statistics only: come too late to prevent.",
+            },
+        ],
         "dataSubjects": ["Drivers"],
         "dataCategories": ["GPS position", "Driving behaviour events"],
         "approximateSubjects": 160,
@@ -108,6 +133,17 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "retentionPeriods": _RETENTION,
         "securityMeasures": ["AES-256 encryption at rest", "Multi-factor authentication"],
         "dpoAdvice": "Proceed once drivers can see their own reports.",
+        "actionPlan": [
+            {
+                "measure": "Driver self-service access to own reports",
+                "owner": "Head of fleet",
+                "dueDate": "2026-05-01",
+                "origin": "DPO's advice",
+            }
+        ],
+        "controllerDecision": "Processing may start once the action plan is implemented",
+        "validatedBy": "Katrin Nord, Managing Director",
+        "validationDate": "2026-03-02",
         "dataSubjectsConsulted": True,
         "consultationSummary": "Works council consulted on 2026-02-01.",
     },

@@ -17,8 +17,15 @@ CHECKLIST = (
                   "Controller, joint controllers, representative and DPO"),
     ChecklistItem("b-purposes", "Art. 30(1)(b)", "The purposes of the processing",
                   "controller-record", "Purposes of the processing"),
+    ChecklistItem("purpose-basis", "Art. 6(1), Art. 5(2)", "A legal basis for each purpose,"
+                  " consistent with the data subjects concerned (Art. 6(1)(b) does not cover"
+                  " prospects)", "controller-record", "Legal basis of each purpose"),
     ChecklistItem("c-categories", "Art. 30(1)(c)", "Categories of data subjects and categories"
                   " of personal data", "controller-record", "Categories of data subjects and data"),
+    ChecklistItem("special-categories", "Art. 9(2), Art. 10", "Special categories of data only"
+                  " under an Art. 9(2) condition, and criminal offence data only under an"
+                  " Art. 10 basis", "controller-record",
+                  "Special categories and criminal offence data"),
     ChecklistItem("d-recipients", "Art. 30(1)(d)", "Categories of recipients, including"
                   " recipients in third countries or international organisations",
                   "controller-record", "Categories of recipients"),
@@ -27,7 +34,8 @@ CHECKLIST = (
                   " transfers the documented safeguards", "controller-record",
                   "Transfers to third countries"),
     ChecklistItem("f-erasure", "Art. 30(1)(f)", "Where possible, the time limits for erasure of"
-                  " each data category", "controller-record", "Time limits for erasure"),
+                  " each data category, with the event from which each period runs",
+                  "controller-record", "Time limits for erasure"),
     ChecklistItem("g-security", "Art. 30(1)(g)", "Where possible, a general description of the"
                   " Art. 32(1) technical and organisational measures", "controller-record",
                   "Technical and organisational security measures"),
@@ -69,7 +77,7 @@ QUESTIONS = (
 DOCUMENT_TYPE = DocumentType(
     name="RECORD_OF_PROCESSING",
     title="Record of Processing Activities",
-    ruleset_version="ropa-2026.1",
+    ruleset_version="ropa-2026.2",
     description="Record of processing activities kept under Art. 30 GDPR.",
     questions=QUESTIONS,
     sections=SECTIONS,

@@ -23,13 +23,24 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
     "RECORD_OF_PROCESSING": {
         **_COMMON,
         "processingActivity": "Customer relationship management",
-        "purposes": ["Contract management", "Customer support"],
-        "legalBasis": ["contract"],
+        "purposes": ["Contract management", "Customer support", "Prospect follow-up"],
+        "legalBasis": ["contract", "legitimate-interests"],
+        # Art. 6(1)(b) does not cover prospects: each purpose names its own basis.
+        "purposeLegalBases": [
+            {"purpose": "Contract management", "legalBasis": "contract"},
+            {"purpose": "Customer support", "legalBasis": "contract"},
+            {"purpose": "Prospect follow-up", "legalBasis": "legitimate-interests"},
+        ],
         "dataSubjects": ["Customers", "Prospects"],
         "dataCategories": ["Identification data", "Contact data", "Order history"],
         "recipients": ["Customer support staff", "CRM hosting provider"],
         "thirdCountryTransfers": [_TRANSFER],
-        "retentionPeriods": ["Contract data: 10 years after the end of the contract"],
+        # Art. 30(1)(f): a limit per data category, with the event it runs from.
+        "retentionPeriods": [
+            "Identification data: 3 years after the last contact",
+            "Contact data: 3 years after the last contact",
+            "Order history: 10 years after the end of the financial year",
+        ],
         "securityMeasures": ["Encryption at rest", "Role-based access control"],
         "actsAsProcessor": False,
         "employeeCount": 420,
@@ -39,9 +50,26 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
         "processingActivity": "Video analytics of visitors in shopping centres",
         "dataFlow": "Cameras stream to an on-premise server; aggregates go to the cloud.",
         "purposes": ["Footfall measurement", "Security of premises"],
-        "legalBasis": ["legitimate-interests"],
-        "legitimateInterests": "Securing premises and planning staff; balancing test annexed.",
+        "country": "DE",
+        # Art. 9(2): biometric data needs a condition besides the Art. 6(1) basis.
+        "legalBasis": ["legitimate-interests", "Art. 9(2)(a) explicit consent of enrolled staff"],
+        "legitimateInterests": "Securing premises and planning staff.",
+        "balancingTest": "Interest: security and staffing. Necessary: no less intrusive means"
+        " counts by zone. Balance: visitors expect cameras at entrances; faces are blurred and"
+        " video kept 72 hours, which tips the balance.",
         "necessityJustification": "Counting by sensors alone cannot distinguish incidents.",
+        "purposeNecessity": [
+            {
+                "purpose": "Footfall measurement",
+                "necessity": "Staff planning needs counts per zone and hour.",
+                "lessIntrusiveMeans": "Infrared counters: cannot separate zones in crowds.",
+            },
+            {
+                "purpose": "Security of premises",
+                "necessity": "Incidents must be detected and evidenced.",
+                "lessIntrusiveMeans": "Guards alone: cannot cover all zones at night.",
+            },
+        ],
         "dataCategories": ["Video images", "Movement patterns"],
         "specialCategories": ["Biometric data"],
         "dataSubjects": ["Visitors", "Employees"],
@@ -65,8 +93,19 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
             "Nightly backups",
         ],
         "dpoAdvice": "Proceed once the blurring of faces is deployed.",
+        "actionPlan": [
+            {
+                "measure": "Deploy blurring of faces",
+                "owner": "Head of security",
+                "dueDate": "2026-04-01",
+                "origin": "DPO's reservation",
+            }
+        ],
         "dataSubjectsConsulted": True,
         "consultationSummary": "Staff representatives consulted on 2026-02-01.",
+        "controllerDecision": "Processing may start once the action plan is implemented",
+        "validatedBy": "Max Mustermann, Managing Director",
+        "validationDate": "2026-03-02",
     },
     "PRIVACY_POLICY": {
         **_COMMON,
@@ -176,6 +215,7 @@ FULL_ANSWERS: dict[str, dict[str, Any]] = {
         "dpoOpinion": "Favourable with reservations",
         "dataSubjectsConsulted": True,
         "consultationSummary": "Works council consulted on 2026-02-01; no objection.",
+        "controllerDecision": "Processing may start once the action plan is implemented",
         "nextReviewDate": "2027-03-01",
     },
     "PRIVACY_POLICY": {"rightsRequestChannel": "E-mail"},

@@ -71,9 +71,10 @@ def test_subject_count_decides_large_scale_when_the_flag_is_absent() -> None:
     assert DpiaFacts(approximate_subjects=200).is_large_scale is False
 
 
-def test_risk_levels_follow_severity_times_likelihood() -> None:
-    assert risk_level(1, 4) == "low"
-    assert risk_level(2, 3) == "medium"
+def test_risk_levels_are_positions_on_the_cnil_map() -> None:
+    assert risk_level(1, 4) == "medium (likely)"
+    assert risk_level(2, 3) == "medium (likely)"
+    assert risk_level(3, 1) == "medium (severe impact)"
     assert risk_level(3, 3) == "high"
 
 

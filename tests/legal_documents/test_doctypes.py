@@ -20,6 +20,8 @@ LEGAL_IDS = {
         "e-transfers",
         "f-erasure",
         "g-security",
+        "purpose-basis",
+        "special-categories",
     },
     "DPIA": {
         "a-description",
@@ -31,6 +33,11 @@ LEGAL_IDS = {
         "data-subject-views",
         "review",
         "prior-consultation",
+        "special-categories",
+        "national-list",
+        "balancing-test",
+        "action-plan",
+        "validation",
     },
     "PRIVACY_POLICY": {
         "controller",
@@ -93,7 +100,7 @@ LEGAL_IDS = {
 
 def test_the_registry_knows_the_six_types() -> None:
     assert set(DOCUMENT_TYPES) == set(LEGAL_IDS)
-    assert get_document_type("DPIA").ruleset_version == "dpia-2026.1"
+    assert get_document_type("DPIA").ruleset_version == "dpia-2026.2"
 
 
 def test_an_unknown_type_raises_a_typed_error_usable_as_key_or_value_error() -> None:

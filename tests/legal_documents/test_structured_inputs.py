@@ -58,7 +58,8 @@ PROCESSING_FACTS = [
     # Retention per category with its criteria.
     "Raw GPS positions: 30 days, criteria: until the route is settled and the complaint"
     " window has closed",
-    "Driving behaviour reports: 12 months, criteria: duration of the annual safety review",
+    "Driving behaviour reports: 12 months, criteria: from the date of the report (annual"
+    " safety review)",
     "Driver master data: end of employment plus 3 years",
 ]
 EXPECTED_FACTS: dict[str, list[str]] = {

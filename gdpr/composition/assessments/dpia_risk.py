@@ -1,8 +1,12 @@
 """CNIL PIA risk rating: three feared events, severity and likelihood on a 1-4 scale.
 
 Severity depends on what the data reveals and on whom (it measures the impact on people);
-likelihood depends on exposure (scale, transfers, sharing, combination). Security measures
-then lower likelihood (and, for encryption or pseudonymisation, the severity of a leak).
+likelihood depends on exposure (scale, transfers, sharing, combination). A measure lowers only
+the value it acts on, for the risks it targets (`_EFFECTS`): access control makes an
+illegitimate access less likely, encryption makes a leak less severe, a backup makes a loss
+recoverable; nothing else. The level is a position on the CNIL map (severity x likelihood
+quadrants), not a product of scores. The risks to rights and freedoms beyond security
+(`dpia_rights_risks`) are rated on the same map.
 """
 
 from __future__ import annotations
@@ -47,11 +51,14 @@ class RiskAssessment:
     """The three ratings and the Art. 36 consequence."""
 
     risks: tuple[RiskRating, ...]
+    rights_risks: tuple[RiskRating, ...] = ()
 
     @property
     def high_residual(self) -> tuple[RiskRating, ...]:
-        """Risks still high with the measures in place."""
-        return tuple(risk for risk in self.risks if risk.residual_level == "high")
+        """Risks (feared events and risks to rights) still high with the measures in place."""
+        return tuple(
+            risk for risk in (*self.risks, *self.rights_risks) if risk.residual_level == "high"
+        )
 
     @property
     def prior_consultation_required(self) -> bool:
@@ -59,27 +66,61 @@ class RiskAssessment:
         return bool(self.high_residual)
 
 
+SEVERE = 3  # "Significant" and "Maximum" are the upper half of each CNIL axis.
+
+
 def risk_level(severity: int, likelihood: int) -> str:
-    """low (score <= 4), medium (5-8) or high (>= 9), score = severity x likelihood."""
-    score = severity * likelihood
-    if score >= 9:
+    """The zone of the CNIL map where (severity, likelihood) sits.
+
+    high: both significant or maximum (to be avoided; Art. 36 if it remains); medium (severe
+    impact): severity high, likelihood low (to be reduced, the impact is what matters);
+    medium (likely): likelihood high, severity low (to be reduced); low: both negligible or
+    limited (may be accepted).
+    """
+    if severity >= SEVERE and likelihood >= SEVERE:
         return "high"
-    return "medium" if score >= 5 else "low"
+    if severity >= SEVERE:
+        return "medium (severe impact)"
+    if likelihood >= SEVERE:
+        return "medium (likely)"
+    return "low"
 
 
 def _clamp(value: int) -> int:
     return max(1, min(4, value))
 
 
-def _reduction(present: set[str], relevant: tuple[str, ...]) -> int:
-    # One relevant family lowers likelihood one step; three or more, two steps (CNIL: measures
+def _reduction(present: set[str], acting: tuple[str, ...]) -> int:
+    # One acting family lowers its value one step; three or more, two steps (CNIL: measures
     # reduce, they never make an event impossible, hence the floor of 1 in _clamp).
-    count = sum(1 for key in relevant if key in present)
+    count = sum(1 for key in acting if key in present)
     return 0 if count == 0 else (1 if count < 3 else 2)
 
 
-def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAssessment:
-    """Rate illegitimate access, unwanted modification and disappearance of data."""
+# Per feared event: the families lowering its likelihood, and those lowering its severity.
+_EFFECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "illegitimate-access": (
+        ("access-control", "logging", "organisational"),
+        ("encryption", "pseudonymisation"),  # leaked data is unintelligible or not linkable
+    ),
+    "unwanted-modification": (
+        ("access-control", "integrity", "logging"),
+        ("backup",),  # a modified record can be restored: the impact, not the odds, falls
+    ),
+    # A backup turns a loss into a temporary unavailability: the likelihood of a permanent
+    # disappearance falls. Access control or checksums do not bring lost data back.
+    "disappearance": (("backup",), ()),
+}
+
+
+def assess_risks(
+    facts: DpiaFacts, measure_families: Iterable[str], measures: Iterable[str] = ()
+) -> RiskAssessment:
+    """Rate the three CNIL feared events and the risks to rights and freedoms.
+
+    `measures` are the measures as worded (the risks to rights are lowered by what the
+    wording says, e.g. blurring, human review); `measure_families` their Art. 32 families.
+    """
     present = set(measure_families)
     special = bool(facts.special_categories)
     sensitive = bool(facts.is_sensitive)
@@ -111,7 +152,6 @@ def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAsses
         access_reasons.append(f"{facts.recipient_count} recipient categories share the data")
     if facts.systematic_monitoring or facts.dataset_matching:
         access_reasons.append("monitoring or combined datasets build richer profiles")
-    unintelligible = bool({"encryption", "pseudonymisation"} & present)
 
     modification_severity = _clamp(1 + special + vulnerable + bool(facts.automated_decisions))
     modification_likelihood = _clamp(1 + large + many_recipients + bool(facts.dataset_matching))
@@ -137,8 +177,6 @@ def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAsses
             access_severity,
             access_likelihood,
             access_reasons,
-            ("encryption", "access-control", "pseudonymisation", "logging", "organisational"),
-            _clamp(access_severity - unintelligible),
         ),
         (
             "unwanted-modification",
@@ -146,8 +184,6 @@ def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAsses
             modification_severity,
             modification_likelihood,
             modification_reasons,
-            ("access-control", "integrity", "logging", "backup"),
-            modification_severity,
         ),
         (
             "disappearance",
@@ -155,31 +191,28 @@ def assess_risks(facts: DpiaFacts, measure_families: Iterable[str]) -> RiskAsses
             disappearance_severity,
             disappearance_likelihood,
             disappearance_reasons,
-            ("backup", "access-control", "integrity"),
-            disappearance_severity,
         ),
     )
     risks = []
-    for key, label, severity, likelihood, reasons, relevant, residual_severity in specs:
-        mitigating = tuple(family for family in relevant if family in present)
-        missing = tuple(FAMILY_BY_KEY[f].recommendation for f in relevant if f not in present)
-        # The backup family is what protects availability: without it, no reduction at all.
-        reduction = (
-            0
-            if key == "disappearance" and "backup" not in present
-            else _reduction(present, relevant)
-        )
+    for key, label, severity, likelihood, reasons in specs:
+        on_likelihood, on_severity = _EFFECTS[key]
+        relevant = (*on_likelihood, *on_severity)
         risks.append(
             RiskRating(
                 key=key,
                 label=label,
                 severity=severity,
                 likelihood=likelihood,
-                residual_severity=residual_severity,
-                residual_likelihood=_clamp(likelihood - reduction),
+                residual_severity=_clamp(severity - min(1, _reduction(present, on_severity))),
+                residual_likelihood=_clamp(likelihood - _reduction(present, on_likelihood)),
                 reasons=tuple(reasons) or ("no aggravating factor in the inputs",),
-                mitigating_families=mitigating,
-                recommendations=missing,
+                mitigating_families=tuple(f for f in relevant if f in present),
+                recommendations=tuple(
+                    FAMILY_BY_KEY[f].recommendation for f in relevant if f not in present
+                ),
             )
         )
-    return RiskAssessment(risks=tuple(risks))
+    # Imported here: the rights module builds RiskRating values defined above.
+    from gdpr.composition.assessments.dpia_rights_risks import rate_rights_risks
+
+    return RiskAssessment(risks=tuple(risks), rights_risks=rate_rights_risks(facts, measures))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from gdpr.composition.assessments.dpia_risk import (
     SCALE_LABELS,
     RiskAssessment,
+    RiskRating,
     assess_risks,
 )
 from gdpr.composition.assessments.dpia_screening import DpiaFacts, Screening, screen
@@ -17,6 +19,7 @@ from gdpr.composition.assessments.security_measures import (
     classify_measures,
 )
 from gdpr.composition.context import CompositionContext
+from gdpr.composition.dpia_rights import applicable_rights, is_direct_marketing
 from gdpr.composition.inputs import Transfer
 from gdpr.composition.markdown import (
     bullets,
@@ -25,7 +28,10 @@ from gdpr.composition.markdown import (
     table,
     to_be_completed,
 )
+from gdpr.composition.special_categories import special_category_labels, write_sensitive_data
+from gdpr.composition.writers import dpia_governance as governance
 from gdpr.composition.writers.common import (
+    legal_basis_codes,
     legal_basis_text,
     legitimate_interests_text,
     list_or_marker,
@@ -55,12 +61,9 @@ def facts_from(context: CompositionContext) -> DpiaFacts:
         automated_decisions=context.flag("automatedDecisions"),
         systematic_monitoring=context.flag("systematicMonitoring"),
         public_area_monitoring=context.flag("publicAreaMonitoring"),
-        # An Art. 9(2) condition among the legal bases says special-category data is processed.
-        special_categories=tuple(str(v) for v in context.items("specialCategories"))
-        or tuple(
-            f"data processed under Art. 9(2)({condition.letter})"
-            for condition in context.items("specialCategoryConditions")
-        ),
+        # Declared, recognised among the data categories ("biometric templates") or implied
+        # by an Art. 9(2) condition: never screened as sensitive then treated as ordinary.
+        special_categories=special_category_labels(context),
         highly_personal_data=context.flag("highlyPersonalData"),
         large_scale=context.flag("largeScale"),
         approximate_subjects=int(subjects) if subjects is not None else None,
@@ -76,13 +79,16 @@ def facts_from(context: CompositionContext) -> DpiaFacts:
 def assess(context: CompositionContext) -> DpiaAssessment:
     """Screening and risk rating of the processing described by the inputs."""
     facts = facts_from(context)
-    families = classify_measures(
-        [*context.items("securityMeasures"), *context.items("plannedMeasures")]
-    )
+    measures = [
+        *map(str, context.items("securityMeasures")),
+        *map(str, context.items("plannedMeasures")),
+        *(str(action.get("measure") or "") for action in governance.actions(context)),
+    ]
+    families = classify_measures(measures)
     return DpiaAssessment(
         facts=facts,
         screening=screen(facts),
-        risks=assess_risks(facts, families),
+        risks=assess_risks(facts, families, measures),
         measure_families=families,
     )
 
@@ -178,6 +184,7 @@ def write_necessity(context: CompositionContext) -> str:
             "why the processing is necessary for the purposes and why less intrusive means"
             " would not achieve them",
         ),
+        _necessity_per_purpose(context),
         legal_basis_text(context),
         "Purpose limitation (Art. 5(1)(b)): the purposes above are specified, explicit and"
         " legitimate; data is not further processed for incompatible purposes.",
@@ -186,9 +193,56 @@ def write_necessity(context: CompositionContext) -> str:
         else "Storage limitation (Art. 5(1)(e)): "
         + to_be_completed("the retention period of each data category"),
         transfer_line,
-        "Information and rights: data subjects are informed under Art. 13/14 and can exercise"
-        " their rights of access, rectification, erasure, restriction, portability and"
-        " objection (Art. 15-22).",
+        _rights_text(context),
+    )
+
+
+def _rights_text(context: CompositionContext) -> str:
+    """The rights that follow from the legal bases relied on (Art. 7(3), 15-22)."""
+    codes = legal_basis_codes(context)
+    if not codes:
+        return "Information and rights: " + to_be_completed(
+            "the legal basis, which decides whether portability, objection and withdrawal of"
+            " consent apply (Art. 7(3), 20, 21)"
+        )
+    rights = applicable_rights(
+        codes=codes,
+        explicit_consent=any(c.letter == "a" for c in context.items("specialCategoryConditions")),
+        automated_means=context.flag("automatedMeans") is not False,
+        direct_marketing=is_direct_marketing(context.items("purposes")),
+    )
+    return (
+        "Information and rights: data subjects are informed under Art. 13/14. Given the legal"
+        " bases relied on, they can exercise their right to:\n\n" + bullets(rights)
+    )
+
+
+def _necessity_per_purpose(context: CompositionContext) -> str | None:
+    """Per purpose: why the data is necessary and which less intrusive means were weighed."""
+    purposes = [str(p) for p in context.items("purposes")]
+    if not purposes:
+        return None
+    given = {
+        str(entry.get("purpose") or "").strip().lower(): entry
+        for entry in context.items("purposeNecessity")
+        if isinstance(entry, Mapping)
+    }
+    rows, unargued = [], []
+    for purpose in purposes:
+        entry = given.get(purpose.strip().lower(), {})
+        necessity, alternatives = entry.get("necessity"), entry.get("lessIntrusiveMeans")
+        if not (necessity and alternatives):
+            unargued.append(purpose)
+        rows.append((purpose, necessity or "not argued", alternatives or "not examined"))
+    return join_blocks(
+        "Necessity per purpose, against less intrusive means (Art. 5(1)(c), 35(7)(b)):",
+        table(("Purpose", "Why the processing is necessary", "Less intrusive means weighed"), rows),
+        to_be_completed(
+            "for each purpose, why it is necessary and which less intrusive means were"
+            " considered and why they do not suffice: " + ", ".join(map(escape_inline, unargued))
+        )
+        if unargued
+        else None,
     )
 
 
@@ -201,39 +255,44 @@ def write_risks(context: CompositionContext) -> str:
     def cell(value: int) -> str:
         return f"{value} ({SCALE_LABELS[value]})"
 
-    rows = [
-        (
-            risk.label,
-            cell(risk.severity),
-            cell(risk.likelihood),
-            risk.level,
-            cell(risk.residual_severity),
-            cell(risk.residual_likelihood),
-            risk.residual_level,
-        )
-        for risk in assessment.risks
-    ]
-    matrix = table(
-        (
-            "Feared event",
-            "Severity",
-            "Likelihood",
-            "Risk",
-            "Residual severity",
-            "Residual likelihood",
-            "Residual risk",
-        ),
-        rows,
+    headers = (
+        "Severity",
+        "Likelihood",
+        "Position on the map",
+        "Residual severity",
+        "Residual likelihood",
+        "Residual position",
     )
+
+    def rows(risks: tuple[RiskRating, ...]) -> list[tuple[str, ...]]:
+        return [
+            (
+                risk.label,
+                cell(risk.severity),
+                cell(risk.likelihood),
+                risk.level,
+                cell(risk.residual_severity),
+                cell(risk.residual_likelihood),
+                risk.residual_level,
+            )
+            for risk in risks
+        ]
+
+    everything = (*assessment.risks, *assessment.rights_risks)
     reasons = "\n".join(
-        f"- **{risk.label}**: " + "; ".join(risk.reasons) + "." for risk in assessment.risks
+        f"- **{risk.label}**: " + "; ".join(risk.reasons) + "." for risk in everything
     )
     return join_blocks(
-        "Each feared event is rated for severity (impact on the data subjects) and likelihood"
-        " on the CNIL scale 1 Negligible, 2 Limited, 3 Significant, 4 Maximum; the risk is"
-        " low (severity x likelihood <= 4), medium (5-8) or high (>= 9). Residual values take"
-        " the measures of the next section into account.",
-        matrix,
+        "Each risk is rated for severity (impact on the data subjects) and likelihood on the"
+        " CNIL scale 1 Negligible, 2 Limited, 3 Significant, 4 Maximum, and placed on the CNIL"
+        " risk map (a position, not a product of scores): **high** when both are significant"
+        " or maximum (to be avoided; Art. 36 if it remains), **medium (severe impact)** or"
+        " **medium (likely)** when only one is (to be reduced), **low** when neither is. A"
+        " residual value falls only through a measure that acts on it for that risk.",
+        "Feared events for the data (CNIL: illegitimate access, unwanted modification,"
+        " disappearance):\n\n" + table(("Feared event", *headers), rows(assessment.risks)),
+        "Risks to the rights and freedoms of data subjects (Art. 35(7)(c), recital 75, WP248"
+        " rev.01):\n\n" + table(("Risk to rights", *headers), rows(assessment.rights_risks)),
         "Factors behind the ratings:\n\n" + reasons,
     )
 
@@ -250,6 +309,12 @@ def write_measures(context: CompositionContext) -> str:
     for risk in assessment.risks.risks:
         families = ", ".join(FAMILY_BY_KEY[f].label for f in risk.mitigating_families) or "none"
         line = f"- **{risk.label}**: mitigated by {families}."
+        if risk.recommendations:
+            line += " Recommended: " + " ".join(risk.recommendations)
+        per_risk.append(line)
+    for risk in assessment.risks.rights_risks:
+        acting = ", ".join(risk.mitigating_families).replace("-", " ") or "none yet"
+        line = f"- **{risk.label}**: mitigated by {acting}."
         if risk.recommendations:
             line += " Recommended: " + " ".join(risk.recommendations)
         per_risk.append(line)
@@ -322,12 +387,17 @@ def write_review(context: CompositionContext) -> str:
 
 WRITERS = {
     "a-description": write_description,
+    "special-categories": write_sensitive_data,
     "screening": write_screening,
+    "national-list": governance.write_national_list,
     "b-necessity": write_necessity,
+    "balancing-test": governance.write_balancing_test,
     "c-risks": write_risks,
     "d-measures": write_measures,
     "dpo-advice": write_dpo_advice,
     "data-subject-views": write_data_subject_views,
+    "action-plan": governance.write_action_plan,
+    "validation": governance.write_validation,
     "prior-consultation": write_prior_consultation,
     "review": write_review,
 }

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from gdpr.composition.context import CompositionContext
+from gdpr.composition.erasure_limits import write_erasure_limits
 from gdpr.composition.inputs import ProcessingActivity
 from gdpr.composition.markdown import escape_block, escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.purpose_bases import write_purpose_bases
+from gdpr.composition.special_categories import write_sensitive_data
 from gdpr.composition.writers.common import (
     controller_identity,
     dpo_line,
@@ -77,15 +80,6 @@ def write_recipients(context: CompositionContext) -> str:
 def write_transfers(context: CompositionContext) -> str:
     return transfers_text(
         context, none_text="No transfer to a third country or international organisation."
-    )
-
-
-def write_erasure(context: CompositionContext) -> str:
-    return list_or_marker(
-        context,
-        "retentionPeriods",
-        "Time limits for erasure",
-        "the erasure time limit of each data category",
     )
 
 
@@ -162,10 +156,12 @@ def write_exemption(context: CompositionContext) -> str:
 WRITERS = {
     "a-controller": write_controller,
     "b-purposes": write_purposes,
+    "purpose-basis": write_purpose_bases,
     "c-categories": write_categories,
+    "special-categories": write_sensitive_data,
     "d-recipients": write_recipients,
     "e-transfers": write_transfers,
-    "f-erasure": write_erasure,
+    "f-erasure": write_erasure_limits,
     "g-security": write_security,
     "processor-record": write_processor,
     "written-form": write_form,

@@ -1,0 +1,123 @@
+"""Risks to the rights and freedoms of data subjects beyond data security (Art. 35(7)(c)).
+
+The CNIL feared events (access, modification, disappearance) say what can happen to the data;
+WP248 rev.01 and recital 75 also ask what the processing itself does to people: surveillance,
+discrimination, loss of control over their data, chilling effects on the exercise of
+freedoms, function creep (use for other purposes). Each is rated from the facts on the CNIL
+1-4 scale; its residual value falls only through a measure whose wording acts on it (Art. 32
+security measures do not make monitoring less intrusive).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from gdpr.composition.assessments.dpia_risk import RiskRating
+from gdpr.composition.assessments.dpia_screening import DpiaFacts
+
+# (key, recognised wording, what it acts on: (risk key, "severity" | "likelihood"), advice).
+_RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...], str], ...] = (
+    (
+        "minimisation",
+        re.compile(r"blur|aggregat|anonymi|pseudonymi|masking|minimi", re.I),
+        (("surveillance", "severity"), ("discrimination", "severity"),
+         ("chilling-effects", "severity")),
+        "Minimise what is captured (blurring, aggregation, pseudonymisation).",
+    ),
+    (
+        "human-review",
+        re.compile(r"human\s+(?:review|intervention|oversight)|bias\s+(?:test|audit)", re.I),
+        (("discrimination", "likelihood"),),
+        "Let a person review outputs and test them for bias (Art. 22(3)).",
+    ),
+    (
+        "transparency",
+        re.compile(r"signage|\bsigns?\b|information\s+notice|privacy\s+notice|transparen", re.I),
+        (("loss-of-control", "likelihood"), ("chilling-effects", "likelihood")),
+        "Inform people before they enter the processing (signage, notice: Art. 12-14).",
+    ),
+    (
+        "control",
+        re.compile(r"opt[\s-]?out|objection|self[\s-]service|consent\s+management", re.I),
+        (("loss-of-control", "severity"),),
+        "Give people a simple way to object or opt out (Art. 21).",
+    ),
+    (
+        "purpose-lock",
+        re.compile(
+            r"purpose\s+limitation|automatic(?:ally)?\s+delet|deleted\s+after|retention\s+limit",
+            re.I,
+        ),
+        (("function-creep", "likelihood"), ("surveillance", "likelihood")),
+        "Lock the purposes and delete automatically at the end of retention (Art. 5(1)(b),(e)).",
+    ),
+)  # fmt: skip
+
+
+def _clamp(value: int) -> int:
+    return max(1, min(4, value))
+
+
+def _present(measures: Iterable[str]) -> set[str]:
+    texts = list(measures)
+    return {key for key, pattern, _, _ in _RIGHTS_MEASURES if any(pattern.search(t) for t in texts)}
+
+
+def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRating, ...]:
+    """Surveillance, discrimination, loss of control, chilling effects, function creep."""
+    monitoring = bool(facts.systematic_monitoring)
+    public = bool(facts.public_area_monitoring)
+    special = bool(facts.special_categories)
+    vulnerable = bool(facts.vulnerable_subjects)
+    large = bool(facts.is_large_scale)
+    scoring = bool(facts.profiling or facts.automated_decisions)
+    matching = bool(facts.dataset_matching)
+    specs = (
+        ("surveillance", "Surveillance of data subjects",
+         1 + monitoring + public + vulnerable, 1 + 2 * monitoring + large,
+         ["people are systematically monitored"] if monitoring else []),
+        ("discrimination", "Discrimination or unfair treatment",
+         1 + special + scoring + vulnerable, 1 + scoring + matching + special,
+         (["scoring or automated decisions"] if scoring else [])
+         + (["special-category data can reveal protected traits"] if special else [])),
+        ("loss-of-control", "Loss of control over their data",
+         1 + large + matching, 1 + monitoring + matching + facts.third_country_transfers,
+         ["data is observed rather than provided"] if monitoring else []),
+        ("chilling-effects", "Chilling effects on freedoms (expression, movement, assembly)",
+         1 + public + monitoring, 1 + public + monitoring + large,
+         ["monitoring of public areas deters lawful behaviour"] if public else []),
+        ("function-creep", "Function creep: use of the data for other purposes",
+         1 + special + monitoring, 1 + large + matching + (facts.recipient_count >= 3),
+         ["large datasets invite further uses"] if large else []),
+    )  # fmt: skip
+    present = _present(measures)
+    rated = []
+    for key, label, severity_raw, likelihood_raw, reasons in specs:
+        severity, likelihood = _clamp(severity_raw), _clamp(likelihood_raw)
+        acting = [
+            (measure, axis)
+            for measure, _, effects, _ in _RIGHTS_MEASURES
+            for risk, axis in effects
+            if risk == key
+        ]
+        on_severity = any(m in present for m, axis in acting if axis == "severity")
+        on_likelihood = any(m in present for m, axis in acting if axis == "likelihood")
+        rated.append(
+            RiskRating(
+                key=f"rights-{key}",
+                label=label,
+                severity=severity,
+                likelihood=likelihood,
+                residual_severity=_clamp(severity - on_severity),
+                residual_likelihood=_clamp(likelihood - on_likelihood),
+                reasons=tuple(reasons) or ("no aggravating factor in the inputs",),
+                mitigating_families=tuple(m for m, _ in acting if m in present),
+                recommendations=tuple(
+                    advice
+                    for measure, _, effects, advice in _RIGHTS_MEASURES
+                    if measure not in present and any(risk == key for risk, _ in effects)
+                ),
+            )
+        )
+    return tuple(rated)

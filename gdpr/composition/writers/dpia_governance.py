@@ -1,0 +1,172 @@
+"""DPIA items beyond Art. 35(7)'s minimum: Art. 35(4) national list, 6(1)(f) balancing test,
+action plan carrying the DPO's conditions, and the controller's validation (CNIL PIA method).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from gdpr.composition.assessments.national_lists import NATIONAL_LISTS, country_code
+from gdpr.composition.context import CompositionContext
+from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
+from gdpr.composition.writers.common import legal_basis_codes
+
+RESERVED_OPINIONS = ("Favourable with reservations", "Unfavourable")
+# A list entry "applies" when the facts show what it names (a hint for the DPO, not a verdict).
+_ENTRY_FACTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"biometric", re.I), "biometric"),
+    (re.compile(r"monitor|surveillance|camera|tracking|observation", re.I), "monitoring"),
+    (re.compile(r"profiling|scoring|evaluation|assess", re.I), "profiling"),
+    (re.compile(r"vulnerable|children", re.I), "vulnerable"),
+    (re.compile(r"employee", re.I), "employees"),
+    (re.compile(r"location", re.I), "location"),
+    (re.compile(r"new technolog|artificial intelligence", re.I), "innovative"),
+    (re.compile(r"merging|data sets", re.I), "matching"),
+)
+
+
+def _facts(context: CompositionContext) -> set[str]:
+    words = " ".join(
+        str(v)
+        for key in ("specialCategories", "dataCategories", "dataSubjects")
+        for v in context.items(key)
+        if not isinstance(v, bool)
+    ).lower()
+    found = {
+        "biometric" if "biometric" in words else "",
+        "employees" if re.search(r"employee|staff|worker", words) else "",
+        "location" if re.search(r"location|movement|gps", words) else "",
+        "monitoring" if context.flag("systematicMonitoring") else "",
+        "profiling" if context.flag("profiling") or context.flag("automatedDecisions") else "",
+        "vulnerable" if context.flag("vulnerableSubjects") else "",
+        "innovative" if context.flag("innovativeTechnology") else "",
+        "matching" if context.flag("datasetMatching") else "",
+    }
+    return found - {""}
+
+
+def _country(context: CompositionContext) -> Any:
+    details = context.value("companyDetails")
+    from_details = details.get("country") if hasattr(details, "get") else None
+    return context.value("country") or from_details
+
+
+def write_national_list(context: CompositionContext) -> str:
+    country = _country(context)
+    if country is None:
+        return to_be_completed(
+            "the country of the controller's main establishment, to check the Art. 35(4) list"
+            " of its supervisory authority"
+        )
+    code = country_code(country)
+    if code is None:
+        return (
+            f"No excerpt of the Art. 35(4) list of {escape_inline(country)} is held here: the"
+            " list published by its supervisory authority must be checked, and the outcome"
+            " recorded in the review of this assessment."
+        )
+    entry = NATIONAL_LISTS[code]
+    facts = _facts(context)
+    rows = []
+    for line in entry.entries:
+        keys = {key for pattern, key in _ENTRY_FACTS if pattern.search(line)}
+        applies = (
+            "Likely (" + ", ".join(sorted(keys & facts)) + ")" if keys & facts else "Not indicated"
+        )
+        rows.append((line, applies))
+    return join_blocks(
+        f"Art. 35(4) list of {entry.authority} ({entry.country}), non-exhaustive excerpt"
+        " (paraphrased): an entry that applies makes the DPIA mandatory whatever the WP248"
+        " count.",
+        table(("List entry", "Applies to this processing?"), rows),
+        f"Source: {escape_inline(entry.source)}. Check the full list for entries not shown.",
+    )
+
+
+def write_balancing_test(context: CompositionContext) -> str:
+    if "legitimate-interests" not in legal_basis_codes(context):
+        return (
+            "Not applicable: the processing does not rely on legitimate interests (Art. 6(1)(f))."
+        )
+    return "Balancing test (Art. 6(1)(f); EDPB Guidelines 1/2024): " + (
+        context.text("balancingTest")
+        or to_be_completed(
+            "the documented balancing test: (1) the legitimate interest pursued, (2) why the"
+            " processing is necessary for it, (3) the data subjects' interests, rights and"
+            " reasonable expectations weighed against it, with the safeguards that tip the"
+            " balance"
+        )
+    )
+
+
+def actions(context: CompositionContext) -> list[Mapping[str, Any]]:
+    """`actionPlan` entries (measure, owner, dueDate, origin), mappings only."""
+    return [entry for entry in context.items("actionPlan") if isinstance(entry, Mapping)]
+
+
+def write_action_plan(context: CompositionContext) -> str:
+    planned = [str(m) for m in context.items("plannedMeasures")]
+    entries = actions(context)
+    opinion = context.value("dpoOpinion")
+    conditions = bool(context.value("dpoAdvice")) or opinion in RESERVED_OPINIONS
+    rows = [
+        (
+            entry.get("measure") or "not stated",
+            entry.get("owner") or "not assigned",
+            str(entry.get("dueDate") or "no date"),
+            entry.get("origin") or "",
+        )
+        for entry in entries
+    ]
+    rows += [(measure, "not assigned", "no date", "planned measure") for measure in planned]
+    incomplete = [r[0] for r in rows if "not assigned" in r[1:3] or "no date" in r[1:3]]
+    if not rows:
+        if conditions:
+            return to_be_completed(
+                "the action plan carrying the DPO's advice and reservations: each measure with"
+                " its owner and due date (Art. 35(2), 35(7)(d))"
+            )
+        return "No action is planned beyond the measures in place; the DPO set no condition."
+    return join_blocks(
+        "Action plan (CNIL PIA): each measure, including the conditions of the DPO's advice,"
+        " with the person responsible and the due date.",
+        table(("Measure", "Owner", "Due date", "Origin"), rows),
+        to_be_completed("an owner and a due date for: " + ", ".join(map(escape_inline, incomplete)))
+        if incomplete
+        else None,
+    )
+
+
+def write_validation(context: CompositionContext) -> str:
+    decision = context.inline("controllerDecision")
+    name = context.inline("validatedBy")
+    when = context.inline("validationDate")
+    missing = [
+        label
+        for label, value in (
+            ("the controller's decision", decision),
+            ("the name and role of the person validating", name),
+            ("the date of validation", when),
+        )
+        if not value
+    ]
+    lines = [
+        f"- **Decision of the controller:** {decision or 'not recorded'}",
+        f"- **Validated by:** {name or 'not recorded'}",
+        f"- **Date:** {when or 'not recorded'}",
+    ]
+    risks = getattr(context.assessment, "risks", None)
+    consult = bool(risks and risks.prior_consultation_required)
+    starts = bool(decision and decision.lower().startswith("processing may start"))
+    return join_blocks(
+        "The controller, who remains responsible (Art. 24(1)), validates the assessment in"
+        " light of the DPO's advice and the residual risks:",
+        "\n".join(lines),
+        "A high residual risk remains: the processing may only start after the prior"
+        " consultation of the supervisory authority and within its advice (Art. 36(1)-(2))."
+        if consult and starts
+        else None,
+        to_be_completed(", ".join(missing)) if missing else None,
+    )
