@@ -21,7 +21,7 @@ from audit.models import Outcome
 from audit.services import record_event
 from common.errors import ApiError
 from gdpr.composition import completeness_report
-from legal_documents.admin_forms import (
+from legal_documents.admin.forms import (
     DocumentInputForm,
     FinalizeQuestionsForm,
     IterateForm,

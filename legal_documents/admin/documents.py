@@ -3,7 +3,7 @@
 Everything is scoped to the staff user's organization (superusers see all). Content is never
 edited through a model form: a change made that way would bypass the version chain, so the
 document's fields are view-only, history "revert" is disabled, versions and packages are
-read-only, and every change goes through the flow services (`admin_flow.py`).
+read-only, and every change goes through the flow services (`admin/flow.py`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
 from common.errors import ApiError
-from legal_documents.admin_assets import asset_search_view
-from legal_documents.admin_flow import DocumentFlowAdminMixin
-from legal_documents.admin_forms import QuestionnaireForm
+from legal_documents.admin.assets import asset_search_view
+from legal_documents.admin.flow import DocumentFlowAdminMixin
+from legal_documents.admin.forms import QuestionnaireForm
 from legal_documents.exports import EXPORT_FORMATS
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from legal_documents.packages import services as packages
