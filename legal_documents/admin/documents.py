@@ -21,7 +21,8 @@ from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
-from common.errors import ApiError
+from common.admin_errors import report_domain_error
+from common.domain import DomainError
 from legal_documents.admin.assets import asset_search_view
 from legal_documents.admin.flow import DocumentFlowAdminMixin
 from legal_documents.admin.forms import QuestionnaireForm
@@ -217,10 +218,8 @@ class LegalDocumentAdmin(
             raise PermissionDenied
         try:
             exported = legal_document_export(document=document, fmt=fmt)
-        except ApiError as error:
-            if error.status_code == 404:
-                raise Http404(error.message) from error
-            messages.error(request, error.message)
+        except DomainError as error:
+            report_domain_error(request, error)
             change_url = reverse("admin:legal_documents_legaldocument_change", args=[object_id])
             return HttpResponseRedirect(change_url)
         audit_admin_event(request, document, "export", format=fmt, version=document.version)
@@ -314,8 +313,8 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
             raise PermissionDenied
         try:
             stream = packages.documentation_package_open(package)
-        except ApiError as error:
-            messages.error(request, error.message)
+        except DomainError as error:
+            report_domain_error(request, error)
             return HttpResponseRedirect(
                 reverse("admin:legal_documents_documentationpackage_changelist")
             )
@@ -341,8 +340,8 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
                     user_id=request.user.pk,
                     filters=dict(package.filters or {}),
                 )
-            except ApiError as error:  # PACKAGE_LIMIT: the organization builds enough now
-                self.message_user(request, error.message, level=messages.WARNING)
+            except DomainError as error:  # PACKAGE_LIMIT: the organization builds enough now
+                report_domain_error(request, error, level=messages.WARNING)
                 break
             record_event(
                 organization=package.organization,
