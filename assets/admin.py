@@ -15,7 +15,7 @@ from django.http import HttpRequest
 
 from assets import services
 from assets.models import Asset, AssetChunk
-from common.errors import ApiError
+from common.domain import DomainError
 from organizations.admin_scoping import OrganizationScopedAdmin
 
 READ_ONLY_FIELDS = (
@@ -46,7 +46,7 @@ class AssetUploadForm(forms.ModelForm):
                 self.result = services.asset_upload(
                     organization=organization, uploader=self.uploader, uploaded=uploaded
                 )
-            except ApiError as error:
+            except DomainError as error:
                 raise forms.ValidationError({"upload": error.message}) from error
         return cleaned
 

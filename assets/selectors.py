@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from assets.embedding import embedding_provider
+from assets.exceptions import EmbeddingUnavailable
 from assets.search import SearchHit, SearchMode, hybrid_chunk_search
-from common.errors import ApiError
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
@@ -35,9 +35,9 @@ def asset_search(
     ``mode``: ``hybrid`` (vector, full-text and trigram rankings fused), ``vector`` or
     ``text`` (full-text and trigram, no embedding); see :mod:`assets.search`. Never returns
     another organization's chunks: the organization filter is in every ranker of the one
-    SQL query. Give ``organization`` or its id. Raises ApiError 503 SERVICE_UNAVAILABLE
-    when the query must be embedded and cannot be (a provider misconfigured or
-    unreachable); the cause is logged.
+    SQL query. Give ``organization`` or its id. Raises EmbeddingUnavailable (503
+    SERVICE_UNAVAILABLE) when the query must be embedded and cannot be (a provider
+    misconfigured or unreachable); the cause is logged.
     """
     if organization is not None:
         organization_id = organization.pk
@@ -63,9 +63,4 @@ def _query_vector(query: str) -> list[float]:
     except Exception as error:
         # Whatever the provider's library raises (configuration, network, API errors).
         logger.exception("the search query could not be embedded")
-        raise ApiError(
-            "SERVICE_UNAVAILABLE",
-            "The embedding service is unavailable; retry shortly.",
-            status_code=503,
-            headers={"Retry-After": "5"},
-        ) from error
+        raise EmbeddingUnavailable() from error

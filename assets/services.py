@@ -16,11 +16,11 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from assets.exceptions import UnsupportedFileType
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing import FileKind, InvalidFileType, detect_file_type, sha256_of_file
 from assets.storage import asset_key, asset_storage, delete_files, store_file
 from assets.uploads import sanitize_file_name
-from common.errors import ApiError
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
@@ -60,13 +60,13 @@ def asset_upload(
     """Validate an uploaded file, store it and enqueue its processing.
 
     Contract: the type is detected from the content and must agree with the declared name
-    and media type, else ApiError 415 INVALID_FILE_TYPE. Content already uploaded to the
-    organization (same SHA-256) returns the existing asset with ``duplicate=True``; nothing
-    is stored or processed again, unless that asset is FAILED or its stored original is
-    gone: then the upload restores the original if needed and the same asset is processed
-    again (back to UPLOADED, error cleared). Otherwise the file is stored under the
-    organization's prefix, the row is created (status UPLOADED) and ``process_asset_task``
-    is enqueued after commit.
+    and media type, else UnsupportedFileType (415 INVALID_FILE_TYPE). Content already
+    uploaded to the organization (same SHA-256) returns the existing asset with
+    ``duplicate=True``; nothing is stored or processed again, unless that asset is FAILED
+    or its stored original is gone: then the upload restores the original if needed and
+    the same asset is processed again (back to UPLOADED, error cleared). Otherwise the file
+    is stored under the organization's prefix, the row is created (status UPLOADED) and
+    ``process_asset_task`` is enqueued after commit.
 
     Nothing lost, nothing orphaned: if the storage fails (StorageUnavailable, 503) no row is
     created and no partial file stays; if the row cannot be created the stored file is
@@ -81,7 +81,7 @@ def asset_upload(
             path, declared_name=name, declared_content_type=uploaded.content_type
         )
     except InvalidFileType as error:
-        raise ApiError("INVALID_FILE_TYPE", error.message, status_code=415) from error
+        raise UnsupportedFileType(error.message) from error
     sha256 = sha256_of_file(path)
     size = path.stat().st_size
 

@@ -20,23 +20,11 @@ from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import Storage, storages
 
-from common.errors import ApiError
+from assets.exceptions import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
 COPY_BLOCK_BYTES = 1024 * 1024
-
-
-class StorageUnavailable(ApiError):  # noqa: N818 - reads as the state it reports
-    """The storage refused or failed a write (503 SERVICE_UNAVAILABLE; retry later)."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "SERVICE_UNAVAILABLE",
-            "The file storage is unavailable; retry shortly.",
-            status_code=503,
-            headers={"Retry-After": "5"},
-        )
 
 
 def asset_storage() -> Storage:

@@ -22,28 +22,15 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousOperation
 from django.core.files.uploadhandler import TemporaryFileUploadHandler
 
-from common.errors import ApiError
+from assets.exceptions import FileTooLarge
 
 # Multipart framing around one file part: boundaries, part headers (with a long file name).
 MULTIPART_OVERHEAD_BYTES = 64 * 1024
 MAX_FILE_NAME_LENGTH = 200
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _RESERVED_CHARACTERS = re.compile(r'[<>:"/\\|?*]')
-
-
-class FileTooLarge(ApiError, SuspiciousOperation):  # noqa: N818 - the API code's name
-    """The upload is larger than ``ASSET_MAX_UPLOAD_BYTES`` (413 FILE_TOO_LARGE)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(
-            "FILE_TOO_LARGE",
-            f"The file is larger than the limit of {limit} bytes ({limit // (1024 * 1024)} MiB).",
-            status_code=413,
-            details={"maxBytes": limit},
-        )
 
 
 def max_upload_bytes() -> int:

@@ -6,7 +6,7 @@ Questions are data of the document type (`DocumentType.questions`); a question w
 next composition (draft or finalize).
 
 Validation (`validate_answers`) is shared by the questionnaire and by finalize
-(`questionsToFinalize`); it raises `ApiError` VALIDATION_ERROR (400) with the errors per
+(`questionsToFinalize`); it raises `InvalidAnswers` VALIDATION_ERROR (400) with the errors per
 question, or CONTENT_TOO_LONG (400) when a text answer is over 100,000 characters.
 """
 
@@ -22,10 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
-from common.errors import ApiError
+from common.domain import ContentTooLong
 from common.fields import MAX_TEXT_LENGTH
 from gdpr.doctypes.base import DocumentType, Question
 from gdpr.doctypes.registry import get_document_type
+from legal_documents.exceptions import InvalidAnswers
 from legal_documents.models import LegalDocument
 
 CONTENT_TOO_LONG = "CONTENT_TOO_LONG"
@@ -157,7 +158,8 @@ def validate_answer(question: Question, value: Any) -> Any:
 def validate_answers(
     spec: DocumentType, pairs: Iterable[tuple[str, Any]], *, field: str | None = None
 ) -> dict[str, Any]:
-    """`{questionId: value}` validated, or ApiError with every error at once.
+    """`{questionId: value}` validated, or InvalidAnswers / ContentTooLong with every
+    error at once.
 
     Details are `{questionId: [message]}`, nested under `field` when given (the request
     field that carried the answers). CONTENT_TOO_LONG wins over VALIDATION_ERROR.
@@ -177,11 +179,10 @@ def validate_answers(
             errors[question_id] = [str(error)]
             codes.add(error.code)
     if errors:
-        code = CONTENT_TOO_LONG if CONTENT_TOO_LONG in codes else "VALIDATION_ERROR"
-        message = (
-            "An answer is too long." if code == CONTENT_TOO_LONG else "The request is not valid."
-        )
-        raise ApiError(code, message, details={field: errors} if field else errors)
+        details = {field: errors} if field else errors
+        if CONTENT_TOO_LONG in codes:
+            raise ContentTooLong("An answer is too long.", details=details)
+        raise InvalidAnswers("The request is not valid.", details=details)
     return validated
 
 
@@ -214,8 +215,8 @@ def questionnaire_answer(
 ) -> tuple[list[dict[str, Any]], Progress]:
     """Validate and store answers; returns the stored entries and the new progress.
 
-    Raises ApiError VALIDATION_ERROR / CONTENT_TOO_LONG (nothing stored then). The document
-    row is locked so that a job completing at the same time keeps these answers.
+    Raises InvalidAnswers (VALIDATION_ERROR) / ContentTooLong (nothing stored then). The
+    document row is locked so that a job completing at the same time keeps these answers.
     """
     locked = LegalDocument.objects.select_for_update().get(pk=document.pk)
     spec = get_document_type(locked.document_type)

@@ -17,11 +17,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from common.errors import ApiError
 from organizations.models import Organization, Plan
 from webhooks import ssrf
 from webhooks.endpoint_secrets import generate_secret
 from webhooks.events import DOCUMENT_EVENTS, DocumentEventData, document_event_payload
+from webhooks.exceptions import InvalidEndpoint, PlanRequired
 from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 logger = logging.getLogger(__name__)
@@ -42,12 +42,7 @@ def organization_has_webhooks(organization: Organization) -> bool:
 def require_webhooks_plan(organization: Organization) -> None:
     """Raise 403 PLAN_REQUIRED unless the organization's plan includes webhooks."""
     if not organization_has_webhooks(organization):
-        raise ApiError(
-            "PLAN_REQUIRED",
-            "Webhooks are available on the business and enterprise plans.",
-            status_code=403,
-            details={"plan": organization.plan, "requiredPlans": sorted(PLANS_WITH_WEBHOOKS)},
-        )
+        raise PlanRequired(plan=organization.plan, required_plans=sorted(PLANS_WITH_WEBHOOKS))
 
 
 def validate_target(url: str) -> None:
@@ -55,9 +50,7 @@ def validate_target(url: str) -> None:
     try:
         ssrf.vet_url(url)
     except ssrf.UnsafeTargetError as refusal:
-        raise ApiError(
-            "VALIDATION_ERROR", "The request is not valid.", details={"url": [str(refusal)]}
-        ) from None
+        raise InvalidEndpoint({"url": [str(refusal)]}) from None
 
 
 @transaction.atomic
@@ -72,10 +65,8 @@ def webhook_endpoint_create(
     require_webhooks_plan(organization)
     unknown = sorted(set(events) - set(DOCUMENT_EVENTS))
     if unknown or not events:
-        raise ApiError(
-            "VALIDATION_ERROR",
-            "The request is not valid.",
-            details={"events": [f"Unknown or missing events: {unknown}; use {DOCUMENT_EVENTS}."]},
+        raise InvalidEndpoint(
+            {"events": [f"Unknown or missing events: {unknown}; use {DOCUMENT_EVENTS}."]}
         )
     validate_target(url)
     secret = generate_secret()

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
-from common.errors import ApiError
+from legal_documents.exceptions import PackageLimitReached, PackageNotReady
 from legal_documents.models import DocumentationPackage, LegalDocument, PackageStatus, Status
 from legal_documents.packages.builder import package_files, write_zip
 from legal_documents.packages.index import filtered_documents
@@ -62,14 +62,7 @@ def claim_package_build_slot(organization: Organization) -> None:
     ).count()
     limit = settings.MAX_CONCURRENT_PACKAGE_BUILDS
     if running >= limit:
-        raise ApiError(
-            "PACKAGE_LIMIT",
-            f"At most {limit} inspection packages can be built at once per organization; "
-            "retry when one has finished.",
-            status_code=429,
-            details={"running": running, "limit": limit},
-            headers={"Retry-After": "10"},
-        )
+        raise PackageLimitReached(running=running, limit=limit)
 
 
 @transaction.atomic
@@ -248,9 +241,5 @@ def documentation_packages_sweep() -> PackageSweep:
 def documentation_package_open(package: DocumentationPackage) -> IO[bytes]:
     """The stored ZIP for reading; CONFLICT (409) until the package is completed."""
     if package.status != PackageStatus.COMPLETED or not package.file_name:
-        raise ApiError(
-            "CONFLICT",
-            f"The package is {package.status}; download it once it is completed.",
-            status_code=409,
-        )
+        raise PackageNotReady(f"The package is {package.status}; download it once it is completed.")
     return default_storage.open(package.file_name, "rb")

@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
-from common.errors import ApiError
 from gdpr.composition import SourceRef
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
+from legal_documents.exceptions import UnknownClientCompany
 from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
@@ -40,11 +40,7 @@ def resolve_client_company(
         pk=client_company_id, organization=membership.organization
     ).first()
     if company is None:
-        raise ApiError(
-            "VALIDATION_ERROR",
-            "The request is not valid.",
-            details={"clientCompanyId": ["No client company with this id in your organization."]},
-        )
+        raise UnknownClientCompany()
     return company
 
 
@@ -54,9 +50,9 @@ def legal_document_create(
 ) -> LegalDocument:
     """Create a document in `processing` and enqueue its generation after commit.
 
-    `inputs` are the type serializer's validated data (JSON-ready). Raises ApiError
-    VALIDATION_ERROR for a client company of another organization and GENERATION_LIMIT
-    (429) when the organization already runs its maximum of generations.
+    `inputs` are the type serializer's validated data (JSON-ready). Raises
+    UnknownClientCompany (VALIDATION_ERROR) for a client company of another organization
+    and GenerationLimitReached (429) when the organization already runs its maximum of generations.
     """
     spec = get_document_type(document_type)
     company = resolve_client_company(

@@ -6,8 +6,13 @@ their `ExportMeta`. Used by the export endpoint, the inspection packages and the
 
 from __future__ import annotations
 
-from common.errors import ApiError
 from gdpr.doctypes.registry import get_document_type
+from legal_documents.exceptions import (
+    DocumentHasNoContent,
+    ExportFailed,
+    UnsupportedFormat,
+    VersionNotFound,
+)
 from legal_documents.exports import (
     EXPORT_FORMATS,
     ExportedFile,
@@ -20,10 +25,10 @@ from legal_documents.models import DocumentVersion, LegalDocument
 
 
 def document_version(document: LegalDocument, number: int) -> DocumentVersion:
-    """Version `number` of the document; ApiError NOT_FOUND (404) when there is none."""
+    """Version `number` of the document; VersionNotFound (NOT_FOUND) when there is none."""
     version = document.versions.select_related("author").filter(number=number).first()
     if version is None:
-        raise ApiError("NOT_FOUND", f"The document has no version {number}.", status_code=404)
+        raise VersionNotFound(number)
     return version
 
 
@@ -58,14 +63,13 @@ def legal_document_export(
 ) -> ExportedFile:
     """Render the current content, or version `version_number`, as `fmt`.
 
-    Raises ApiError: VALIDATION_ERROR (400, details list the valid formats) for an unknown
+    Raises: UnsupportedFormat VALIDATION_ERROR (400, details list the valid formats) for an unknown
     format, NOT_FOUND (404) for an unknown version, CONFLICT (409) when the document has no
     content yet, CONVERSION_FAILED (422, details `{originalFormat, targetFormat}`) when the
     renderer fails.
     """
     if (fmt or "").strip().lower() not in EXPORT_FORMATS:
-        raise ApiError(
-            "VALIDATION_ERROR",
+        raise UnsupportedFormat(
             f"Unsupported export format {fmt!r}; use one of: {', '.join(EXPORT_FORMATS)}.",
             details={
                 "format": [f"Must be one of: {', '.join(EXPORT_FORMATS)}."],
@@ -76,16 +80,14 @@ def legal_document_export(
         version = document_version(document, version_number)
         markdown, meta = version.content_markdown, export_meta(document, version)
     elif not document.has_content:
-        raise ApiError(
-            "CONFLICT",
-            "The document has no content yet; export it once it is completed.",
-            status_code=409,
+        raise DocumentHasNoContent(
+            "The document has no content yet; export it once it is completed."
         )
     else:
         markdown, meta = document.content_markdown, export_meta(document)
     try:
         return export_document(markdown, meta, fmt)
     except UnsupportedExportFormat as error:  # checked above; kept for a renderer's own check
-        raise ApiError("VALIDATION_ERROR", str(error)) from error
+        raise UnsupportedFormat(str(error)) from error
     except ExportRenderError as error:
-        raise ApiError(error.code, str(error), status_code=422, details=error.details) from error
+        raise ExportFailed(str(error), details=error.details) from error

@@ -18,12 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
-from common.errors import ApiError
 from gdpr.composition import ensure_checklist
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.composition.completeness import item_blocks
 from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
+from legal_documents.exceptions import DocumentBusy, DocumentHasNoContent, IterationLimitReached
 from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
 from legal_documents.providers import EditResult, ProviderError, get_provider
 from legal_documents.questionnaire import merge_answers
@@ -53,11 +53,7 @@ def _lock_idle(document: LegalDocument) -> LegalDocument:
         .get(pk=document.pk)
     )
     if locked.status == Status.PROCESSING:
-        raise ApiError(
-            "CONFLICT",
-            "The document is being processed; retry once it is completed or failed.",
-            status_code=409,
-        )
+        raise DocumentBusy("The document is being processed; retry once it is completed or failed.")
     return locked
 
 
@@ -134,15 +130,10 @@ def document_iterate(*, document: LegalDocument, message: str, actor: Actor) -> 
     """
     locked = _lock_idle(document)
     if not locked.has_content:
-        raise ApiError("CONFLICT", "The document has no content to edit yet.", status_code=409)
+        raise DocumentHasNoContent("The document has no content to edit yet.")
     count = DocumentIteration.objects.filter(document=locked).count()
     if count >= MAX_ITERATIONS:
-        raise ApiError(
-            "ITERATION_LIMIT",
-            f"A document can be iterated at most {MAX_ITERATIONS} times.",
-            status_code=429,
-            details={"iterations": count, "limit": MAX_ITERATIONS},
-        )
+        raise IterationLimitReached(iterations=count, limit=MAX_ITERATIONS)
     jobs.claim_generation_slot(locked.organization)
     iteration = DocumentIteration.objects.create(
         document=locked,

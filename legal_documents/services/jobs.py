@@ -20,9 +20,9 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import ApiError
 from gdpr.composition import completeness_report
 from legal_documents import events
+from legal_documents.exceptions import GenerationLimitReached
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.versioning import record_version, sha256_text
@@ -56,14 +56,7 @@ def claim_generation_slot(organization: Organization) -> None:
     ).count()
     limit = settings.MAX_CONCURRENT_GENERATIONS
     if running >= limit:
-        raise ApiError(
-            "GENERATION_LIMIT",
-            f"At most {limit} documents can be generated at once per organization; "
-            "retry when one has finished.",
-            status_code=429,
-            details={"running": running, "limit": limit},
-            headers={"Retry-After": "5"},
-        )
+        raise GenerationLimitReached(running=running, limit=limit)
 
 
 def start_job(

@@ -14,10 +14,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
-from common.errors import ApiError
+from common.domain import ContentTooLong
 from gdpr.composition import completeness_report
 from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
+from legal_documents.exceptions import DocumentBusy, DocumentHasNoContent, DocumentNotFound
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services import jobs
 from legal_documents.versioning import record_version
@@ -56,14 +57,14 @@ def legal_document_manual_edit(
     The document row is locked for the whole step, so a concurrent job or edit waits and the
     version numbers stay gapless. Stage is unchanged; a document whose last job failed is
     `completed` again (it now has content its author vouched for).
-    Raises ApiError: CONTENT_TOO_LONG (400) over 100,000 characters, NOT_FOUND (404) outside
-    the organization, CONFLICT (409) while a job is processing or when the document has no
-    content yet (generate it first). Records `document.update` in the same transaction.
-    After commit: a WebSocket status event and the `document.updated` webhook.
+    Raises ContentTooLong (400) over 100,000 characters, DocumentNotFound (404) outside
+    the organization, DocumentBusy / DocumentHasNoContent (409) while a job is processing or
+    when the document has no content yet (generate it first). Records `document.update` in
+    the same transaction. After commit: a WebSocket status event and the `document.updated`
+    webhook.
     """
     if len(markdown) > jobs.MAX_CONTENT_LENGTH:
-        raise ApiError(
-            "CONTENT_TOO_LONG",
+        raise ContentTooLong(
             "The content is over 100,000 characters.",
             details={"markdown": [f"At most {jobs.MAX_CONTENT_LENGTH} characters."]},
         )
@@ -74,17 +75,13 @@ def legal_document_manual_edit(
             .first()
         )
         if document is None:
-            raise ApiError("NOT_FOUND", "Not found.", status_code=404)
+            raise DocumentNotFound()
         if document.status == Status.PROCESSING:
-            raise ApiError(
-                "CONFLICT",
-                "The document is being processed; edit it once the job has finished.",
-                status_code=409,
+            raise DocumentBusy(
+                "The document is being processed; edit it once the job has finished."
             )
         if not document.has_content:
-            raise ApiError(
-                "CONFLICT", "The document has no content yet; generate it first.", status_code=409
-            )
+            raise DocumentHasNoContent("The document has no content yet; generate it first.")
         before = present_items(document, document.content_markdown)
         jobs.set_content(document, markdown)
         document.status = Status.COMPLETED

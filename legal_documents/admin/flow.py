@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 
 from audit.models import Outcome
 from audit.services import record_event
-from common.errors import ApiError
+from common.admin_errors import report_domain_error
+from common.domain import DomainError, InvalidInput
 from gdpr.composition import completeness_report
-from legal_documents.admin_forms import (
+from legal_documents.admin.forms import (
     DocumentInputForm,
     FinalizeQuestionsForm,
     IterateForm,
@@ -169,7 +170,7 @@ class DocumentFlowAdminMixin:
                 inputs=body.validated_data["inputs"],
                 actor=admin_actor(request),
             )
-        except ApiError as error:
+        except DomainError as error:
             form.add_error(None, error.message)
             if error.details:
                 form.add_api_errors(error.details)
@@ -236,8 +237,8 @@ class DocumentFlowAdminMixin:
             raise Http404(f"Unknown step {step!r}.")
         try:
             return handler(request, document)
-        except ApiError as error:
-            messages.error(request, f"{error.message} ({error.code})")
+        except DomainError as error:
+            report_domain_error(request, error, with_code=True)
             return HttpResponseRedirect(_change_url(document))
 
     def _answers(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
@@ -257,7 +258,7 @@ class DocumentFlowAdminMixin:
                     questionnaire_answer(document=document, pairs=pairs, actor=admin_actor(request))
                 messages.success(request, f"{len(pairs)} answer(s) saved.")
                 return HttpResponseRedirect(_change_url(document))
-            except ApiError as error:
+            except InvalidInput as error:
                 if error.code != "VALIDATION_ERROR" or not error.details:
                     raise
                 form.add_api_errors(error.details)

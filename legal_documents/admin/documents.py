@@ -3,7 +3,7 @@
 Everything is scoped to the staff user's organization (superusers see all). Content is never
 edited through a model form: a change made that way would bypass the version chain, so the
 document's fields are view-only, history "revert" is disabled, versions and packages are
-read-only, and every change goes through the flow services (`admin_flow.py`).
+read-only, and every change goes through the flow services (`admin/flow.py`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
-from common.errors import ApiError
-from legal_documents.admin_assets import asset_search_view
-from legal_documents.admin_flow import DocumentFlowAdminMixin
-from legal_documents.admin_forms import QuestionnaireForm
+from common.admin_errors import report_domain_error
+from common.domain import DomainError
+from legal_documents.admin.assets import asset_search_view
+from legal_documents.admin.flow import DocumentFlowAdminMixin
+from legal_documents.admin.forms import QuestionnaireForm
 from legal_documents.exports import EXPORT_FORMATS
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from legal_documents.packages import services as packages
@@ -217,10 +218,8 @@ class LegalDocumentAdmin(
             raise PermissionDenied
         try:
             exported = legal_document_export(document=document, fmt=fmt)
-        except ApiError as error:
-            if error.status_code == 404:
-                raise Http404(error.message) from error
-            messages.error(request, error.message)
+        except DomainError as error:
+            report_domain_error(request, error)
             change_url = reverse("admin:legal_documents_legaldocument_change", args=[object_id])
             return HttpResponseRedirect(change_url)
         audit_admin_event(request, document, "export", format=fmt, version=document.version)
@@ -314,8 +313,8 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
             raise PermissionDenied
         try:
             stream = packages.documentation_package_open(package)
-        except ApiError as error:
-            messages.error(request, error.message)
+        except DomainError as error:
+            report_domain_error(request, error)
             return HttpResponseRedirect(
                 reverse("admin:legal_documents_documentationpackage_changelist")
             )
@@ -342,7 +341,7 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
                     filters=dict(package.filters or {}),
                     rebuild_of=package.pk,
                 )
-            except ApiError as error:  # PACKAGE_LIMIT: the organization builds enough now
-                self.message_user(request, error.message, level=messages.WARNING)
+            except DomainError as error:  # PACKAGE_LIMIT: the organization builds enough now
+                report_domain_error(request, error, level=messages.WARNING)
                 break
         self.message_user(request, "Packages requested; they are built in the background.")

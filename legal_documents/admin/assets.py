@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 
 from assets.selectors import asset_search
 from audit.services import record_event
-from common.errors import ApiError
+from common.domain import DomainError
 from organizations.admin_scoping import admin_actor, admin_organization
 
 RESULTS = 10
@@ -37,7 +37,7 @@ def asset_search_view(model_admin: Any, request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             hits = asset_search(organization=organization, query=form.cleaned_data["q"], k=RESULTS)
-        except ApiError as failure:
+        except DomainError as failure:
             error = failure.message
         record_event(
             organization=organization,
