@@ -3,8 +3,7 @@
 What the code reports (call these from services and tasks; they never raise):
 - `observe_generation(document_type=, provider=, seconds=, failed=)` after each generation,
 - `observe_ingestion(file_format=, seconds=, failed=)` after each asset ingestion,
-- `count_refused_handshake(reason=)` for each WebSocket handshake refused unauthenticated,
-or wrap a generation in `timed_generation(...)`.
+- `count_refused_handshake(reason=)` for each WebSocket handshake refused unauthenticated.
 
 Queue depth (`legaldocs_celery_queue_depth{queue}`) is read from Redis at scrape time.
 HTTP metrics come from django-prometheus' middleware.
@@ -25,9 +24,7 @@ import hmac
 import ipaddress
 import logging
 import os
-import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 
 import redis
 from django.conf import settings
@@ -108,23 +105,6 @@ def count_refused_handshake(*, reason: str) -> None:
         WEBSOCKET_HANDSHAKES_REFUSED.labels(reason=reason).inc()
     except Exception:  # a metrics problem is logged, never propagated
         logger.exception("could not record a refused handshake")
-
-
-@contextmanager
-def timed_generation(*, document_type: str, provider: str) -> Iterator[None]:
-    """Time the block; an exception escaping it counts as a failure and is re-raised."""
-    started = time.perf_counter()
-    failed = True
-    try:
-        yield
-        failed = False
-    finally:
-        observe_generation(
-            document_type=document_type,
-            provider=provider,
-            seconds=time.perf_counter() - started,
-            failed=failed,
-        )
 
 
 # kombu's Redis transport keeps one list per queue and priority step; messages without a

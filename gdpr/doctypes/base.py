@@ -137,9 +137,3 @@ class DocumentType:
     def write_item(self, item_id: str, context: CompositionContext) -> str:
         """The template text (Markdown body, no heading) of one checklist item."""
         return self.writers[item_id](context).strip()
-
-    def write_section(self, section_id: str, context: CompositionContext) -> str:
-        """The template Markdown of one whole section, headings included."""
-        from gdpr.composition.skeleton import section_skeleton
-
-        return section_skeleton(self, section_id, context).markdown
