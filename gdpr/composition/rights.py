@@ -17,7 +17,8 @@ states each right with its condition instead of promising or denying it.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 PORTABILITY_BASES = frozenset({"consent", "contract"})
@@ -70,6 +71,46 @@ def applicable_rights(
         withdraw_consent="consent" in codes,
         bases_known=True,
     )
+
+
+_DIRECT_MARKETING = re.compile(r"\bmarketing\b|\bnewsletter|\bprospect", re.IGNORECASE)
+
+
+def is_direct_marketing(purposes: Iterable[object]) -> bool:
+    """True when a purpose names direct marketing (newsletter, prospection)."""
+    return any(_DIRECT_MARKETING.search(str(purpose)) for purpose in purposes)
+
+
+def rights_with_articles(
+    *,
+    codes: set[str],
+    explicit_consent: bool,
+    automated_means: bool,
+    direct_marketing: bool,
+) -> list[str]:
+    """The rights data subjects can exercise, each with its article (for a DPIA's list).
+
+    Explicit consent under Art. 9(2)(a) counts as consent for portability and withdrawal.
+    """
+    bases = codes | ({"consent"} if explicit_consent else set())
+    applicable = applicable_rights(
+        bases=bases, direct_marketing=direct_marketing, automated_processing=automated_means
+    )
+    rights = [
+        "access (Art. 15)",
+        "rectification (Art. 16)",
+        "erasure (Art. 17)",
+        "restriction of processing (Art. 18)",
+    ]
+    if applicable.portability:
+        rights.append("data portability (Art. 20)")
+    if applicable.objection:
+        rights.append("object (Art. 21(1)) on grounds relating to their particular situation")
+    if direct_marketing:
+        rights.append("object at any time to direct marketing, without giving reasons (Art. 21(2))")
+    if applicable.withdraw_consent:
+        rights.append("withdraw consent at any time (Art. 7(3)), without affecting past processing")
+    return rights
 
 
 def complaint_text(authority: str | None) -> str:

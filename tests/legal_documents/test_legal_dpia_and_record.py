@@ -1,4 +1,4 @@
-"""Legal review of the DPIA and the record of processing (docs/legal-review/dpia-and-record.md).
+"""Legal review of the DPIA and the record of processing (docs/LEGAL-REVIEW.md).
 
 Each test names the article (or guideline) it enforces and feeds the inputs that trigger it.
 """

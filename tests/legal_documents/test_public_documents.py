@@ -1,6 +1,6 @@
 """Privacy notice and request form: what a data subject reads.
 
-See docs/legal-review/public-documents.md.
+See docs/LEGAL-REVIEW.md (privacy notice and request form).
 Each test composes the template output with inputs that trigger one legal point and names the
 article it checks. Pure functions, no database.
 """

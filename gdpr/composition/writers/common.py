@@ -15,7 +15,7 @@ from gdpr.composition.markdown import (
     table,
     to_be_completed,
 )
-from gdpr.composition.transfers import describe_instrument
+from gdpr.composition.transfers import Instrument, describe_instrument
 
 
 def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
@@ -108,23 +108,7 @@ def transfers_text(
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
     if not transfers:
         return none_text
-    exporter_role = (
-        "processor"
-        if context.flag("actsAsProcessor") or context.flag("actingAsProcessor")
-        else "controller"
-    )
-    instruments = [
-        describe_instrument(
-            code=t.safeguard.code,
-            country=t.country,
-            recipient=t.recipient,
-            wording=t.safeguard.wording,
-            details=t.details,
-            exporter_role=exporter_role,
-            importer_role=t.role or importer_role,
-        )
-        for t in transfers
-    ]
+    instruments = transfer_instruments(context, transfers, importer_role=importer_role)
     rows = [
         (
             transfer.country,
@@ -162,7 +146,34 @@ def transfers_text(
     return join_blocks(*blocks)
 
 
+def transfer_instruments(
+    context: CompositionContext, transfers: list[Transfer], *, importer_role: str | None = None
+) -> list[Instrument]:
+    """The precise instrument of each transfer (`transfers.describe_instrument`)."""
+    exporter_role = (
+        "processor"
+        if context.flag("actsAsProcessor") or context.flag("actingAsProcessor")
+        else "controller"
+    )
+    return [
+        describe_instrument(
+            code=t.safeguard.code,
+            country=t.country,
+            recipient=t.recipient,
+            wording=t.safeguard.wording,
+            details=t.details,
+            exporter_role=exporter_role,
+            importer_role=t.role or importer_role,
+        )
+        for t in transfers
+    ]
+
+
 def safeguard_summary(context: CompositionContext) -> list[str]:
-    """'Country: safeguard' for every transfer (for texts that do not need the table)."""
+    """'Country: instrument' for every transfer (for texts that do not need the table)."""
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
-    return [f"{escape_inline(t.country)}: {escape_inline(t.safeguard.label)}" for t in transfers]
+    instruments = transfer_instruments(context, transfers)
+    return [
+        f"{escape_inline(t.country)}: {escape_inline(instrument.text)}"
+        for t, instrument in zip(transfers, instruments, strict=True)
+    ]

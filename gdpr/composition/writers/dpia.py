@@ -19,7 +19,6 @@ from gdpr.composition.assessments.security_measures import (
     classify_measures,
 )
 from gdpr.composition.context import CompositionContext
-from gdpr.composition.dpia_rights import applicable_rights, is_direct_marketing
 from gdpr.composition.inputs import Transfer
 from gdpr.composition.markdown import (
     bullets,
@@ -28,6 +27,7 @@ from gdpr.composition.markdown import (
     table,
     to_be_completed,
 )
+from gdpr.composition.rights import is_direct_marketing, rights_with_articles
 from gdpr.composition.special_categories import special_category_labels, write_sensitive_data
 from gdpr.composition.writers import dpia_governance as governance
 from gdpr.composition.writers.common import (
@@ -205,7 +205,7 @@ def _rights_text(context: CompositionContext) -> str:
             "the legal basis, which decides whether portability, objection and withdrawal of"
             " consent apply (Art. 7(3), 20, 21)"
         )
-    rights = applicable_rights(
+    rights = rights_with_articles(
         codes=codes,
         explicit_consent=any(c.letter == "a" for c in context.items("specialCategoryConditions")),
         automated_means=context.flag("automatedMeans") is not False,
