@@ -10,11 +10,12 @@ reads the predecessor under a lock and inserts in one statement. Both sides must
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from common.canonical import canonical_sha256
 
 GENESIS_HASH = "0" * 64
 
@@ -43,8 +44,7 @@ def content_hash(
         "ip": ip,
         "details": details,
     }
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return canonical_sha256(content, ascii_only=True)
 
 
 def link_hash(previous_hash: str, own_content_hash: str) -> str:

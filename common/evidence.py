@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,6 +29,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+
+from common.canonical import canonical_json
 
 ALGORITHM = "HMAC-SHA256"
 MINIMUM_KEY_LENGTH = 32
@@ -70,13 +71,6 @@ def _verification_keys() -> dict[str, bytes]:
     current_id, current = _current_key()
     keys[current_id] = current
     return keys
-
-
-def canonical_json(payload: Mapping[str, Any]) -> bytes:
-    """Sorted keys, no spaces, UTF-8: the same payload always gives the same bytes."""
-    return json.dumps(
-        payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
-    ).encode()
 
 
 def _mac(key: bytes, purpose: str, payload: Mapping[str, Any]) -> str:

@@ -14,13 +14,13 @@ signature no longer matches.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
 
+from common.canonical import canonical_sha256
 from common.evidence import DOCUMENT_VERSION, Signature, sign, signature_problem
 from legal_documents.models import DocumentVersion, LegalDocument
 
@@ -52,7 +52,7 @@ def chain_hash(
         "changeReason": change_reason,
         "createdAt": created_at.isoformat(),
     }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    return canonical_sha256(payload, compact=False, ascii_only=True)
 
 
 def _signed_payload(*, document_id: Any, number: int, chain_sha256: str) -> dict[str, Any]:
