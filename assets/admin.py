@@ -12,14 +12,18 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from assets import services
 from assets.models import Asset, AssetChunk
+from assets.progress import asset_progress
 from common.domain import DomainError
 from organizations.admin_scoping import OrganizationScopedAdmin
 
 READ_ONLY_FIELDS = (
-    "id", "original_file_name", "original_file", "converted_file", "file_size",
+    "id", "progress_bar", "original_file_name", "original_file", "converted_file", "file_size",
     "converted_size", "sha256", "media_type", "status", "error_code", "error_message",
     "error_details", "chunk_count", "embedding_provider", "uploader", "created_at",
     "updated_at", "processing_started_at", "completed_at",
@@ -61,6 +65,24 @@ class AssetAdmin(OrganizationScopedAdmin):
     search_fields = ("original_file_name", "sha256")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
+
+    class Media:
+        # Polls the find response with the session while the asset is processed.
+        js = ("assets/admin/asset_progress.js",)
+
+    @admin.display(description="Progress")
+    def progress_bar(self, obj: Asset) -> SafeString:
+        progress = asset_progress(obj)
+        percent = progress["percent"] if progress else None
+        label = f"{progress['stage']}: {progress['chunksDone']} chunks" if progress else obj.status
+        return format_html(
+            '<div id="asset-progress" data-url="{}" data-status="{}">'
+            '<progress max="100"{}></progress> <span class="asset-progress-label">{}</span></div>',
+            reverse("asset-detail", kwargs={"pk": obj.pk}),
+            obj.status,
+            format_html(' value="{}"', percent) if percent is not None else "",
+            label,
+        )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         return (*READ_ONLY_FIELDS, "organization") if obj is not None else ()

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from assets.embedding import embedding_provider
+from assets.events import announce_final_status, send_asset_status
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing import (
     ExtractionFailed,
@@ -34,6 +35,13 @@ from assets.processing import (
 )
 from assets.processing.conversion import SheetCsv, write_sheet_pieces
 from assets.processing.isolation import ExtractionLimits, isolated_extraction
+from assets.progress import (
+    STAGE_CHUNKING,
+    STAGE_EMBEDDING,
+    STAGE_EXTRACTING,
+    STAGE_INDEXING,
+    estimated_chunk_total,
+)
 from assets.services import asset_mark_failed
 from assets.storage import asset_key, delete_files, local_copy, store_file
 
@@ -50,10 +58,9 @@ TAKEOVER_GRACE = timedelta(seconds=30)
 # Claims of one asset, retries and take-overs included, before it is failed: 1 + the task's
 # 3 retries + 2 take-overs of an attempt whose worker was lost after the file was read.
 MAX_PROCESSING_ATTEMPTS = 6
-# Asset.processing_stage while the file is read (in a bounded child, isolation.py), then
-# while chunks are embedded and written.
-STAGE_EXTRACTING = "extracting"
-STAGE_EMBEDDING = "embedding"
+# Asset.processing_stage (assets.progress): "extracting" while the file is read (in a
+# bounded child, isolation.py), "chunking" until the first batch is stored, "embedding"
+# while batches are embedded and written, "indexing" for the final writes.
 LOST_WHILE_READING_MESSAGE = (
     "The worker processing this file stopped while reading it (out of memory or killed); "
     "the file is not tried again."
@@ -145,6 +152,7 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     if not updated:  # deleted, failed by the sweep or taken over while we worked
         discard_output(asset, converted_key=converted_key)
         return None
+    announce_final_status(asset.pk)
     _observe(kind, started, failed=False)
     return Asset.objects.get(pk=asset.pk)
 
@@ -189,12 +197,17 @@ def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
         asset.processing_token = uuid.uuid4()
         asset.processing_attempts += 1
         asset.processing_stage = STAGE_EXTRACTING
+        asset.progress_chunks_done = 0
+        asset.progress_chunks_total = estimated_chunk_total(asset)
+        asset.progress_started_at = None
         asset.save(
             update_fields=[
                 "status", "processing_started_at", "processing_token",
-                "processing_attempts", "processing_stage", "updated_at",
+                "processing_attempts", "processing_stage", "progress_chunks_done",
+                "progress_chunks_total", "progress_started_at", "updated_at",
             ]
         )  # fmt: skip
+    send_asset_status(asset)
     return asset
 
 
@@ -221,6 +234,7 @@ def _fail_claimed(asset: Asset, message: str) -> None:
         processing_stage="",
         updated_at=timezone.now(),
     )
+    announce_final_status(asset.pk)
 
 
 def _release_claim(asset: Asset) -> None:
@@ -279,7 +293,8 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
                 path, kind, limits=extraction_limits(), work_directory=_work_directory()
             )
         )
-        _mark_stage(asset, STAGE_EMBEDDING)
+        asset.progress_started_at = timezone.now()
+        _mark_stage(asset, STAGE_CHUNKING)
         converted: IO[str] | None = None
         if kind in CONVERSIONS:
             converted = stack.enter_context(
@@ -307,7 +322,10 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
                     )
                     for chunk, text, vector in zip(batch, texts, vectors, strict=True)
                 )
-            count += len(batch)
+                count += len(batch)
+                _record_progress(asset, stage=STAGE_EMBEDDING, done=count)
+            send_asset_status(asset)
+        _mark_stage(asset, STAGE_INDEXING, total=count)
         if converted is None:
             return count, "", None
         converted.flush()
@@ -329,13 +347,39 @@ def _work_directory() -> Path | None:
     return Path(settings.FILE_UPLOAD_TEMP_DIR) if settings.FILE_UPLOAD_TEMP_DIR else None
 
 
-def _mark_stage(asset: Asset, stage: str) -> None:
-    """Record what the attempt does; AttemptSupersededError once it no longer holds the claim."""
+def _mark_stage(asset: Asset, stage: str, *, total: int | None = None) -> None:
+    """Record what the attempt does (and tell the organization's sockets);
+    AttemptSupersededError once it no longer holds the claim. ``total``: the chunk count,
+    once known."""
+    asset.processing_stage = stage
+    if total is not None:
+        asset.progress_chunks_total = total
     updated = Asset.objects.filter(
         pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
-    ).update(processing_stage=stage)
+    ).update(
+        processing_stage=stage,
+        progress_chunks_total=asset.progress_chunks_total,
+        progress_started_at=asset.progress_started_at,
+    )
     if not updated:
         raise AttemptSupersededError(asset.pk)
+    send_asset_status(asset)
+
+
+def _record_progress(asset: Asset, *, stage: str, done: int) -> None:
+    """Progress after a stored batch; call in the batch's transaction (row already locked).
+
+    The estimated total grows with the count when the estimate was too low.
+    """
+    asset.processing_stage = stage
+    asset.progress_chunks_done = done
+    if asset.progress_chunks_total is not None and asset.progress_chunks_total <= done:
+        asset.progress_chunks_total = done + 1  # not done yet: the last batch may follow
+    Asset.objects.filter(pk=asset.pk).update(
+        processing_stage=stage,
+        progress_chunks_done=done,
+        progress_chunks_total=asset.progress_chunks_total,
+    )
 
 
 def _tee_converted(

@@ -66,6 +66,12 @@ class Asset(models.Model):
     # rather than handing the same file to the next worker; no file is tried forever.
     processing_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
     processing_stage = models.CharField(max_length=12, blank=True, default="", editable=False)
+    # Progress of the current attempt (assets.progress): written with each embedding batch,
+    # in the transaction that stores it, so it costs no extra round trip.
+    progress_chunks_done = models.PositiveIntegerField(default=0, editable=False)
+    # An estimate until the last batch (known only for text formats; null otherwise).
+    progress_chunks_total = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    progress_started_at = models.DateTimeField(null=True, blank=True, editable=False)
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assets.models import Asset, AssetStatus
+from assets.progress import STAGES, Progress, asset_progress
 from assets.search import SearchMode
 from assets.selectors import MAX_SEARCH_RESULTS
 from common.serializers import OmitEmptyFieldsSerializer
@@ -19,7 +20,7 @@ FIND_RESPONSE_SEED_FIELDS = [
 ]  # fmt: skip
 BEYOND_THE_SEED_FIELDS = [
     "fileSize", "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider",
-    "error", "createdAt", "updatedAt", "completedAt",
+    "error", "progress", "createdAt", "updatedAt", "completedAt",
 ]  # fmt: skip
 
 
@@ -27,6 +28,20 @@ class AssetErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     details = serializers.JSONField(allow_null=True)
+
+
+class AssetProgressSerializer(serializers.Serializer):
+    """How far the ingestion has come (assets.progress); null unless PROCESSING or COMPLETED."""
+
+    stage = serializers.ChoiceField(choices=list(STAGES))
+    chunksTotal = serializers.IntegerField(  # noqa: N815
+        allow_null=True, help_text="An estimate while chunks stream; null when unknown."
+    )
+    chunksDone = serializers.IntegerField()  # noqa: N815
+    percent = serializers.IntegerField(allow_null=True, help_text="0-99 while processing.")
+    etaSeconds = serializers.IntegerField(  # noqa: N815
+        allow_null=True, help_text="From the time spent per chunk so far."
+    )
 
 
 class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
@@ -50,6 +65,7 @@ class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
     chunkCount = serializers.IntegerField(source="chunk_count")  # noqa: N815
     embeddingProvider = serializers.CharField(source="embedding_provider")  # noqa: N815
     error = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
     createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
     updatedAt = serializers.DateTimeField(source="updated_at")  # noqa: N815
     completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)  # noqa: N815
@@ -68,6 +84,10 @@ class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
             "message": asset.error_message,
             "details": asset.error_details,
         }
+
+    @extend_schema_field(AssetProgressSerializer(allow_null=True))
+    def get_progress(self, asset: Asset) -> Progress | None:
+        return asset_progress(asset)
 
     @extend_schema_field(serializers.URLField())
     def get_originalFileUrl(self, asset: Asset) -> str:  # noqa: N802

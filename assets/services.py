@@ -231,7 +231,7 @@ def asset_mark_failed(
     )
     if processing_token is not None:
         assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
-    assets.update(
+    failed = assets.update(
         status=AssetStatus.FAILED,
         error_code=code,
         error_message=message[:2000],
@@ -239,3 +239,7 @@ def asset_mark_failed(
         chunk_count=0,
         updated_at=timezone.now(),
     )
+    if failed:
+        from assets.events import announce_final_status  # events imports the models only
+
+        announce_final_status(asset_id)

@@ -12,14 +12,14 @@ from audit.services import record_event
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor
 from webhooks import services, ssrf
 from webhooks.endpoint_secrets import generate_secret
-from webhooks.events import DOCUMENT_EVENTS
+from webhooks.events import WEBHOOK_EVENTS
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 
 class WebhookEndpointForm(forms.ModelForm):
     url = forms.URLField(max_length=2000, assume_scheme="https")
     events = forms.MultipleChoiceField(
-        choices=[(event, event) for event in DOCUMENT_EVENTS],
+        choices=[(event, event) for event in WEBHOOK_EVENTS],
         widget=forms.CheckboxSelectMultiple,
     )
 

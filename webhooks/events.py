@@ -16,13 +16,18 @@ DOCUMENT_DRAFTED: Final = "document.drafted"
 DOCUMENT_FINALIZED: Final = "document.finalized"
 DOCUMENT_UPDATED: Final = "document.updated"
 
-# Order as in docs/API.md; endpoints subscribe to any subset.
+ASSET_COMPLETED: Final = "asset.completed"
+ASSET_FAILED: Final = "asset.failed"
+
+# Order as in docs/API.md; endpoints subscribe to any subset of WEBHOOK_EVENTS.
 DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_CREATED,
     DOCUMENT_DRAFTED,
     DOCUMENT_FINALIZED,
     DOCUMENT_UPDATED,
 )
+ASSET_EVENTS: Final[tuple[str, ...]] = (ASSET_COMPLETED, ASSET_FAILED)
+WEBHOOK_EVENTS: Final[tuple[str, ...]] = (*DOCUMENT_EVENTS, *ASSET_EVENTS)
 
 
 class DocumentEventData(TypedDict):
@@ -39,6 +44,33 @@ class DocumentEventPayload(TypedDict):
     organizationId: str
     timestamp: str
     data: dict[str, Any]
+
+
+class AssetEventPayload(TypedDict):
+    event: str
+    assetId: str
+    organizationId: str
+    timestamp: str
+    data: dict[str, Any]
+
+
+def asset_event_payload(
+    *,
+    event: str,
+    asset_id: UUID | str,
+    organization_id: UUID | str,
+    data: dict[str, Any],
+    timestamp: datetime,
+) -> AssetEventPayload:
+    """The body of one asset event: `data` carries status, originalFileName, chunkCount and,
+    for `asset.failed`, the error."""
+    return {
+        "event": event,
+        "assetId": str(asset_id),
+        "organizationId": str(organization_id),
+        "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
+        "data": dict(data),
+    }
 
 
 def document_event_payload(

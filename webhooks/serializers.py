@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from webhooks.events import DOCUMENT_EVENTS
+from webhooks.events import WEBHOOK_EVENTS
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 
 class WebhookEndpointCreateSerializer(serializers.Serializer):
     url = serializers.URLField(max_length=2000)
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=DOCUMENT_EVENTS), allow_empty=False, max_length=20
+        child=serializers.ChoiceField(choices=WEBHOOK_EVENTS), allow_empty=False, max_length=20
     )
 
 
 class WebhookEndpointSerializer(serializers.ModelSerializer):
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=DOCUMENT_EVENTS), read_only=True
+        child=serializers.ChoiceField(choices=WEBHOOK_EVENTS), read_only=True
     )
     isActive = serializers.BooleanField(source="is_active", read_only=True)  # noqa: N815
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)  # noqa: N815

@@ -10,7 +10,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -20,7 +20,14 @@ from django.utils import timezone
 from organizations.models import Organization, Plan
 from webhooks import ssrf
 from webhooks.endpoint_secrets import generate_secret
-from webhooks.events import DOCUMENT_EVENTS, DocumentEventData, document_event_payload
+from webhooks.events import (
+    ASSET_EVENTS,
+    DOCUMENT_EVENTS,
+    WEBHOOK_EVENTS,
+    DocumentEventData,
+    asset_event_payload,
+    document_event_payload,
+)
 from webhooks.exceptions import InvalidEndpoint, PlanRequired
 from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
@@ -63,17 +70,17 @@ def webhook_endpoint_create(
     event or a URL the SSRF guard refuses (not https, or not resolving to public addresses).
     """
     require_webhooks_plan(organization)
-    unknown = sorted(set(events) - set(DOCUMENT_EVENTS))
+    unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
     if unknown or not events:
         raise InvalidEndpoint(
-            {"events": [f"Unknown or missing events: {unknown}; use {DOCUMENT_EVENTS}."]}
+            {"events": [f"Unknown or missing events: {unknown}; use {WEBHOOK_EVENTS}."]}
         )
     validate_target(url)
     secret = generate_secret()
     endpoint = WebhookEndpoint(
         organization=organization,
         url=url,
-        events=[event for event in DOCUMENT_EVENTS if event in events],
+        events=[event for event in WEBHOOK_EVENTS if event in events],
     )
     endpoint.set_secret(secret)
     endpoint.save()
@@ -103,10 +110,59 @@ def dispatch_document_event(
     ValueError for an event name not in `webhooks.events.DOCUMENT_EVENTS` (a programming
     error); never raises because of a receiver.
     """
-    from webhooks.tasks import enqueue_delivery  # tasks imports delivery, which imports models
-
     if event not in DOCUMENT_EVENTS:
         raise ValueError(f"Unknown webhook event {event!r}; expected one of {DOCUMENT_EVENTS}")
+
+    def payload(now: datetime) -> dict[str, Any]:
+        return dict(
+            document_event_payload(
+                event=event,
+                document_id=document_id,
+                organization_id=organization_id,
+                data=data,
+                timestamp=now,
+            )
+        )
+
+    return _dispatch(organization_id=organization_id, event=event, payload=payload)
+
+
+def dispatch_asset_event(
+    *,
+    asset_id: uuid.UUID | str,
+    organization_id: uuid.UUID | str,
+    event: str,
+    data: dict[str, Any],
+) -> list[WebhookDelivery]:
+    """Queue `asset.completed` or `asset.failed` like `dispatch_document_event` does (after
+    the asset's final status committed). `data` carries status, originalFileName, chunkCount
+    and, on failure, the error. ValueError for an event not in `ASSET_EVENTS`."""
+    if event not in ASSET_EVENTS:
+        raise ValueError(f"Unknown webhook event {event!r}; expected one of {ASSET_EVENTS}")
+
+    def payload(now: datetime) -> dict[str, Any]:
+        return dict(
+            asset_event_payload(
+                event=event,
+                asset_id=asset_id,
+                organization_id=organization_id,
+                data=data,
+                timestamp=now,
+            )
+        )
+
+    return _dispatch(organization_id=organization_id, event=event, payload=payload)
+
+
+def _dispatch(
+    *,
+    organization_id: uuid.UUID | str,
+    event: str,
+    payload: Callable[[datetime], dict[str, Any]],
+) -> list[WebhookDelivery]:
+    """One pending delivery per active endpoint of the organization subscribed to `event`."""
+    from webhooks.tasks import enqueue_delivery  # tasks imports delivery, which imports models
+
     organization = Organization.objects.filter(pk=organization_id).first()
     if organization is None or not organization_has_webhooks(organization):
         return []
@@ -118,13 +174,7 @@ def dispatch_document_event(
     if not endpoints:
         return []
     now = timezone.now()
-    payload = document_event_payload(
-        event=event,
-        document_id=document_id,
-        organization_id=organization.pk,
-        data=data,
-        timestamp=now,
-    )
+    body = payload(now)
     event_id = f"msg_{uuid.uuid4().hex}"
     with transaction.atomic():
         deliveries = WebhookDelivery.objects.bulk_create(
@@ -132,7 +182,7 @@ def dispatch_document_event(
                 endpoint=endpoint,
                 event_id=event_id,
                 event=event,
-                payload=payload,
+                payload=body,
                 attempt=1,
                 next_attempt_at=now,
             )
