@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "common",
     "organizations",
     "audit",
+    "register",
     "legal_documents",
     "assets",
     "webhooks",
