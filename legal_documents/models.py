@@ -69,6 +69,13 @@ class LegalDocument(models.Model):
     error_code = models.CharField(max_length=40, blank=True, default="")
     error_message = models.TextField(blank=True, default="")
 
+    # The register entries the current content was written from, with their revisions:
+    # {"activities": {"<uuid>": <revision>}, "vendors": {"<uuid>": <revision>}} (register
+    # app). Empty for a document written from its create body alone.
+    register_sources = models.JSONField(default=dict, blank=True)
+    # Set when an entry of `register_sources` changed after the content was written.
+    stale_since = models.DateTimeField(null=True, blank=True, db_index=True)
+
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     processing_started_at = models.DateTimeField(null=True, blank=True)
