@@ -1,4 +1,4 @@
-"""Reading assets: hybrid search over the organization's chunks."""
+"""Reading assets: hybrid search over the organization's chunks, and an asset's original file."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import logging
 
 from assets.embedding import embedding_provider
 from assets.exceptions import EmbeddingUnavailable
+from assets.models import Asset
 from assets.search import SearchHit, SearchMode, hybrid_chunk_search
+from assets.storage import local_copy
+from common.domain import TooLarge
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
@@ -17,6 +20,7 @@ __all__ = [
     "MAX_SEARCH_RESULTS",
     "SearchHit",
     "SearchMode",
+    "asset_original_file",
     "asset_search",
     "chunk_search",
 ]
@@ -64,3 +68,22 @@ def _query_vector(query: str) -> list[float]:
         # Whatever the provider's library raises (configuration, network, API errors).
         logger.exception("the search query could not be embedded")
         raise EmbeddingUnavailable() from error
+
+
+def asset_original_file(
+    *, organization_id: object, asset_id: object, max_bytes: int
+) -> tuple[str, bytes] | None:
+    """(file name, bytes) of one of the organization's assets as uploaded, or None.
+
+    None when no asset of that id belongs to the organization (another organization's asset
+    is "not found" for the caller). Raises TooLarge past `max_bytes`, before reading it.
+    """
+    asset = Asset.objects.filter(pk=asset_id, organization_id=organization_id).first()
+    if asset is None:
+        return None
+    if asset.file_size > max_bytes:
+        raise TooLarge(
+            f"The asset is {asset.file_size:,} bytes; at most {max_bytes:,} are read here."
+        )
+    with local_copy(asset.original_file.name) as path:
+        return asset.original_file_name, path.read_bytes()[: max_bytes + 1]

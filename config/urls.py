@@ -12,6 +12,7 @@ api_patterns = [
     path("", include("audit.urls")),
     path("", include("webhooks.urls")),
     path("", include("legal_documents.urls")),
+    path("", include("register.urls")),
     path("", include("assets.urls")),
 ]
 

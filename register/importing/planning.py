@@ -1,0 +1,247 @@
+"""The plan of an import: for every row, what applying it would do, decided before any write.
+
+A row matches an existing entry of the organization by its `reference` (the register's
+own ID column) when it has one, else by name, case-insensitively. A matched entry whose
+values all equal the row's is `unchanged`, so that importing the same file twice writes
+nothing. The dry run shows exactly this plan; applying.py carries it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from organizations.models import Organization
+from register.importing.errors import RegisterFileUnreadable
+from register.importing.headers import (
+    EXPECTED_HEADERS,
+    SheetKind,
+    SheetLayout,
+    detect_layout,
+    headers_found,
+    normalise,
+)
+from register.importing.parsing import ParsedRow, parse_row
+from register.importing.reading import Sheet
+from register.models import ProcessingActivity, RegisterEntry, Vendor
+
+CREATED, UPDATED, UNCHANGED, SKIPPED = "created", "updated", "unchanged", "skipped"
+ACTIONS = (CREATED, UPDATED, UNCHANGED, SKIPPED)
+_MIN_CONTAINED_NAME = 4
+
+
+@dataclass(slots=True)
+class PlannedRow:
+    parsed: ParsedRow
+    action: str
+    entry: RegisterEntry | None = None
+    changed_fields: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        return self.parsed.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sheet": self.parsed.sheet,
+            "row": self.parsed.row,
+            "entity": "activity" if self.parsed.entity is SheetKind.ACTIVITIES else "vendor",
+            "action": self.action,
+            "id": str(self.entry.pk) if self.entry is not None and self.entry.pk else None,
+            "name": self.parsed.name,
+            "reference": self.parsed.reference,
+            "changedFields": self.changed_fields,
+            "problems": self.problems,
+        }
+
+
+@dataclass(slots=True)
+class ImportPlan:
+    organization: Organization
+    layouts: list[SheetLayout]
+    vendors: list[PlannedRow]
+    activities: list[PlannedRow]
+    # Normalised vendor name -> the vendor of the organization it names (existing ones).
+    existing_vendors: dict[str, Vendor]
+
+    @property
+    def rows(self) -> list[PlannedRow]:
+        return sorted(
+            [*self.vendors, *self.activities], key=lambda r: (r.parsed.sheet, r.parsed.row)
+        )
+
+    def totals(self) -> dict[str, Any]:
+        def count(rows: Iterable[PlannedRow]) -> dict[str, int]:
+            rows = list(rows)
+            return {action: sum(r.action == action for r in rows) for action in ACTIONS}
+
+        return {
+            **count(self.rows),
+            "activities": count(self.activities),
+            "vendors": count(self.vendors),
+        }
+
+    @property
+    def writes(self) -> bool:
+        return any(row.action in (CREATED, UPDATED) for row in self.rows)
+
+
+class VendorNames:
+    """Finds the vendor a recipient cell names: its full name, or its name without "(...)"."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._aliases: dict[str, str] = {}
+        for name in names:
+            key = normalise(name)
+            self._aliases.setdefault(key, key)
+            self._aliases.setdefault(normalise(name.split("(")[0]), key)
+        self._aliases.pop("", None)
+
+    def match(self, text: str) -> str | None:
+        candidate = normalise(text)
+        base = normalise(text.split("(")[0])
+        for form in (candidate, base):
+            if form in self._aliases:
+                return self._aliases[form]
+        # "Zoom" for "Zoom Video Communications, Inc.": a unique vendor starting with it.
+        starting = {
+            key
+            for alias, key in self._aliases.items()
+            if len(candidate) >= _MIN_CONTAINED_NAME and alias.startswith(candidate + " ")
+        }
+        if len(starting) == 1:
+            return starting.pop()
+        padded = f" {candidate} "
+        contained = [
+            alias
+            for alias in self._aliases
+            if len(alias) >= _MIN_CONTAINED_NAME and f" {alias} " in padded
+        ]
+        return self._aliases[max(contained, key=len)] if contained else None
+
+
+def build_plan(*, organization: Organization, sheets: list[Sheet]) -> ImportPlan:
+    """What importing `sheets` into the organization's register would do, row by row.
+
+    Raises RegisterFileUnreadable when no sheet has a recognisable header row; the details
+    list the headers found in each sheet and the names expected.
+    """
+    layouts = [(sheet, detect_layout(sheet)) for sheet in sheets]
+    found = [(sheet, layout) for sheet, layout in layouts if layout is not None]
+    if not found:
+        raise RegisterFileUnreadable(
+            "No sheet has a header row this import recognises: a register needs a column"
+            " naming the processing activity (or the vendor) and at least two columns such as"
+            " purpose, legal basis, data subjects or recipients.",
+            details={
+                "headersFound": {sheet.name: headers_found(sheet) for sheet in sheets},
+                "expectedHeaders": EXPECTED_HEADERS,
+            },
+        )
+    existing_vendors = {
+        normalise(vendor.name): vendor
+        for vendor in Vendor.objects.filter(organization=organization)
+    }
+    vendor_rows = _parse(found, SheetKind.VENDORS, match_vendor=lambda _: None)
+    names = VendorNames([*existing_vendors_names(existing_vendors), *(r.name for r in vendor_rows)])
+    activity_rows = _parse(found, SheetKind.ACTIVITIES, match_vendor=names.match)
+    return ImportPlan(
+        organization=organization,
+        layouts=[layout for _, layout in found],
+        vendors=_decide(organization, Vendor, vendor_rows, existing_vendors),
+        activities=_decide(organization, ProcessingActivity, activity_rows, existing_vendors),
+        existing_vendors=existing_vendors,
+    )
+
+
+def existing_vendors_names(existing: dict[str, Vendor]) -> list[str]:
+    return [vendor.name for vendor in existing.values()]
+
+
+def _parse(
+    found: list[tuple[Sheet, SheetLayout]], kind: SheetKind, match_vendor: Any
+) -> list[ParsedRow]:
+    parsed = []
+    for sheet, layout in found:
+        if layout.kind is not kind:
+            continue
+        for number, cells in sheet.rows:
+            if number <= layout.header_row:
+                continue
+            row = parse_row(layout=layout, row=number, cells=cells, match_vendor=match_vendor)
+            if row is not None:
+                parsed.append(row)
+    return parsed
+
+
+def _decide(
+    organization: Organization,
+    model: type[RegisterEntry],
+    rows: list[ParsedRow],
+    existing_vendors: dict[str, Vendor],
+) -> list[PlannedRow]:
+    entries = list(model._default_manager.filter(organization=organization))
+    by_reference = {entry.reference.strip().lower(): entry for entry in entries if entry.reference}
+    by_name = {entry.name.lower(): entry for entry in entries}
+    seen: dict[str, int] = {}
+    planned = []
+    for row in rows:
+        if not row.name:
+            planned.append(PlannedRow(parsed=row, action=SKIPPED))
+            continue
+        identity = (row.reference or row.name).lower()
+        if identity in seen:
+            row.problems.append(f"the same entry as row {seen[identity]}: the row is skipped")
+            planned.append(PlannedRow(parsed=row, action=SKIPPED))
+            continue
+        seen[identity] = row.row
+        entry = by_reference.get(row.reference.lower()) if row.reference else None
+        entry = entry or by_name.get(row.name.lower())
+        clash = by_name.get(row.name.lower())
+        if entry is not None and clash is not None and clash.pk != entry.pk:
+            row.problems.append(
+                f"renaming to '{row.name}' clashes with another entry of that name: skipped"
+            )
+            planned.append(PlannedRow(parsed=row, action=SKIPPED, entry=entry))
+            continue
+        if entry is None:
+            planned.append(PlannedRow(parsed=row, action=CREATED))
+            continue
+        changed = _changed_fields(entry, row, existing_vendors)
+        planned.append(
+            PlannedRow(parsed=row, action=UPDATED if changed else UNCHANGED, entry=entry,
+                       changed_fields=changed)
+        )  # fmt: skip
+    return planned
+
+
+def _changed_fields(
+    entry: RegisterEntry, row: ParsedRow, existing_vendors: dict[str, Vendor]
+) -> list[str]:
+    changed = [name for name, value in row.values.items() if getattr(entry, name) != value]
+    if entry.name != row.name:
+        changed.insert(0, "name")
+    if row.vendor_keys is not None and isinstance(entry, ProcessingActivity):
+        linked = {normalise(vendor.name) for vendor in entry.vendors.all()}
+        if linked != set(row.vendor_keys):
+            changed.append("vendors")
+    if (
+        row.transfers is not None
+        and isinstance(entry, Vendor)
+        and current_transfers(entry) != row.transfers
+    ):
+        changed.append("transfers")
+    return changed
+
+
+def current_transfers(vendor: Vendor) -> list[dict[str, str]]:
+    return [
+        {
+            "recipient": transfer.recipient,
+            "country": transfer.country,
+            "mechanism": transfer.mechanism,
+            "mechanismWording": transfer.mechanism_wording,
+        }
+        for transfer in vendor.transfers.order_by("recipient", "country")
+    ]

@@ -1,0 +1,319 @@
+"""POST /api/v1/processing-activities/import with the realistic register workbook."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from audit.models import AuditEvent
+from register.models import ProcessingActivity, Transfer, Vendor
+from tests.conftest import Caller, make_caller
+from tests.support.register_workbook import (
+    activities_copy,
+    french_register_csv,
+    register_workbook,
+    vendors_copy,
+)
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/processing-activities/import"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def post_file(caller: Caller, content: bytes, name: str = "register.xlsx", **fields: Any):
+    upload = SimpleUploadedFile(name, content, content_type=XLSX)
+    return caller.client.post(URL, {"file": upload, **fields}, format="multipart")
+
+
+def revisions() -> dict[str, int]:
+    entries = [*ProcessingActivity.objects.all(), *Vendor.objects.all()]
+    return {entry.name: entry.revision for entry in entries}
+
+
+def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(dpo):
+    response = post_file(dpo, register_workbook())
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["totals"]["activities"] == {
+        "created": 12,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": 0,
+    }
+    assert body["totals"]["vendors"] == {"created": 6, "updated": 0, "unchanged": 0, "skipped": 0}
+    kinds = {sheet["sheet"]: sheet["kind"] for sheet in body["sheets"]}
+    assert kinds == {"Verarbeitungstätigkeiten": "activities", "Processors": "vendors"}
+    assert ProcessingActivity.objects.filter(organization=dpo.organization).count() == 12
+    assert Vendor.objects.filter(organization=dpo.organization).count() == 6
+    rows = {row["name"]: row for row in body["rows"]}
+    payroll = ProcessingActivity.objects.get(name="Lohn- und Gehaltsabrechnung")
+    assert rows[payroll.name] | {"id": str(payroll.pk)} == rows[payroll.name]
+    assert rows[payroll.name]["row"] == 6  # below the title block and the header row
+    assert payroll.reference == "VVT-01"
+    assert payroll.legal_bases == [
+        {"code": "contract", "wording": "Art. 6 Abs. 1 lit. b DSGVO i.V.m. § 26 BDSG"},
+        {
+            "code": "legal-obligation",
+            "wording": "Art. 6 Abs. 1 lit. c DSGVO (§ 41 EStG, § 28a SGB IV)",
+        },
+    ]
+    assert payroll.art9_conditions == [
+        {"code": "b", "wording": "Art. 9 Abs. 2 lit. b DSGVO (Kirchensteuermerkmal)"}
+    ]
+    assert payroll.data_subjects == ["Beschäftigte", "Auszubildende"]
+    assert {"category": "Buchungsbelege", "period": "8 Jahre (§ 147 AO)"} in payroll.retention
+    assert payroll.recipients == ["Finanzamt", "Sozialversicherungsträger"]
+    assert [vendor.name for vendor in payroll.vendors.all()] == ["DATEV eG"]
+    assert payroll.owner == "Personalabteilung"
+
+    newsletter = ProcessingActivity.objects.get(reference="VVT-04")
+    assert newsletter.legal_bases[0]["code"] == "consent"
+    assert "Abmeldelink in jedem Newsletter" in newsletter.consent_withdrawal
+    assert [v.name for v in newsletter.vendors.all()] == [
+        "Mailchimp (The Rocket Science Group LLC)"
+    ]
+    health = ProcessingActivity.objects.get(reference="VVT-10")
+    assert [condition["code"] for condition in health.art9_conditions] == ["h"]
+    assert health.special_categories == [
+        "Gesundheitsdaten (Ergebnisse der arbeitsmedizinischen Vorsorge)"
+    ]
+    # "USA (Zoom)" in the third-country column names the vendor: a link, not a recipient.
+    assert [v.name for v in ProcessingActivity.objects.get(reference="VVT-11").vendors.all()] == [
+        "Zoom Video Communications, Inc."
+    ]
+    logs = rows["Protokollierung zur IT-Sicherheit"]
+    assert logs["problems"] == ["legal basis not recognised (kept as written): 'Art. 32 DSGVO'"]
+
+    datev = Vendor.objects.get(name="DATEV eG")
+    assert (datev.reference, datev.country, datev.dpa_status) == ("AV-01", "Germany", "signed")
+    assert datev.dpa_signed_on == datetime.date(2022, 3, 1)
+    assert datev.transfers.count() == 0
+    assert set(datev.activities.values_list("reference", flat=True)) == {"VVT-01", "VVT-12"}
+    personio = Vendor.objects.get(reference="AV-02")
+    assert personio.sub_processors == [
+        {"name": "Amazon Web Services EMEA SARL", "country": "Luxembourg"}
+    ]
+    assert Vendor.objects.get(reference="AV-06").dpa_status == "requested"
+    transfers = {t.recipient: t.mechanism for t in Transfer.objects.filter(vendor__isnull=False)}
+    assert transfers == {
+        "Mailchimp (The Rocket Science Group LLC)": "standard-contractual-clauses",
+        "Zendesk, Inc.": "binding-corporate-rules",
+        "Zoom Video Communications, Inc.": "",
+    }
+    mailchimp = Vendor.objects.get(reference="AV-03")
+    assert mailchimp.transfer_mechanism_wording.startswith("Standard Contractual Clauses")
+    assert rows["Zoom Video Communications, Inc."]["problems"] == [
+        "outside the EEA (United States) with no transfer mechanism"
+    ]
+    # Each write is audited through record_change, and the import as a whole once.
+    assert AuditEvent.objects.filter(action="processing_activity.created").count() == 12
+    assert AuditEvent.objects.filter(action="vendor.created").count() == 6
+    imported = AuditEvent.objects.get(action="processing_activity.imported")
+    assert imported.details["totals"]["created"] == 18
+
+
+def test_importing_the_same_workbook_again_changes_nothing(dpo):
+    assert post_file(dpo, register_workbook()).status_code == 200
+    before = revisions()
+    events = AuditEvent.objects.count()
+
+    body = post_file(dpo, register_workbook()).json()
+
+    assert {row["action"] for row in body["rows"]} == {"unchanged"}
+    assert body["totals"]["unchanged"] == 18
+    assert revisions() == before
+    # Only the import itself is recorded: no event for an unchanged row.
+    assert AuditEvent.objects.count() == events + 1
+    assert AuditEvent.objects.order_by("-id").first().action == "processing_activity.imported"
+
+
+def test_a_dry_run_shows_the_plan_and_writes_nothing(dpo):
+    body = post_file(dpo, register_workbook(), dryRun="true").json()
+
+    assert body["dryRun"] is True
+    assert body["totals"]["created"] == 18
+    assert all(row["id"] is None for row in body["rows"])
+    assert not ProcessingActivity.objects.exists()
+    assert not Vendor.objects.exists()
+    assert not AuditEvent.objects.filter(action__endswith=".created").exists()
+
+
+def test_a_changed_row_updates_exactly_that_entry(dpo):
+    post_file(dpo, register_workbook())
+    before = revisions()
+    vendors = vendors_copy()
+    zoom = next(vendor for vendor in vendors if vendor["Vendor ID"] == "AV-05")
+    zoom["Transfer mechanism"] = "Standard Contractual Clauses"
+    activities = activities_copy()
+    activities[6]["Löschfrist"] = "25 Monate"  # Webanalyse
+
+    dry = post_file(dpo, register_workbook(activities=activities, vendors=vendors), dryRun=True)
+    assert revisions() == before
+    body = post_file(dpo, register_workbook(activities=activities, vendors=vendors)).json()
+
+    assert dry.json()["rows"] == body["rows"]
+    changed = {
+        row["name"]: row["changedFields"] for row in body["rows"] if row["action"] == "updated"
+    }
+    assert changed == {
+        "Zoom Video Communications, Inc.": [
+            "transfer_mechanism", "transfer_mechanism_wording", "transfers",
+        ],
+        "Webanalyse": ["retention"],
+    }  # fmt: skip
+    after = revisions()
+    assert {name for name in after if after[name] != before[name]} == set(changed)
+    assert ProcessingActivity.objects.get(reference="VVT-07").retention == ["25 Monate"]
+    zoom_transfer = Transfer.objects.get(vendor__reference="AV-05")
+    assert zoom_transfer.mechanism == "standard-contractual-clauses"
+
+
+def test_a_row_is_matched_by_its_reference_when_renamed(dpo):
+    post_file(dpo, register_workbook())
+    activities = activities_copy()
+    activities[4]["Verarbeitungstätigkeit"] = "CRM und Vertriebssteuerung"
+    crm = ProcessingActivity.objects.get(reference="VVT-05")
+
+    body = post_file(dpo, register_workbook(activities=activities)).json()
+
+    row = next(row for row in body["rows"] if row["reference"] == "VVT-05")
+    assert (row["action"], row["id"], row["changedFields"]) == ("updated", str(crm.pk), ["name"])
+    assert ProcessingActivity.objects.filter(organization=dpo.organization).count() == 12
+
+
+def test_a_french_csv_register_is_read_with_its_encoding_and_delimiter(dpo):
+    upload = SimpleUploadedFile("registre.csv", french_register_csv(), content_type="text/csv")
+    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["totals"]["created"] == 3
+    payroll = ProcessingActivity.objects.get(reference="T-01")
+    assert payroll.name == "Gestion de la paie"
+    assert payroll.legal_bases == [
+        {"code": "legal-obligation", "wording": "Obligation légale (article 6.1.c du RGPD)"}
+    ]
+    assert payroll.data_categories == ["État civil", "Coordonnées bancaires", "Rémunération"]
+    cctv = ProcessingActivity.objects.get(reference="T-03")
+    assert cctv.data_subjects == ["Salariés", "Visiteurs"]
+    assert cctv.legal_bases[0]["code"] == "legitimate-interests"
+    assert cctv.owner == "Services généraux"
+
+
+def test_a_sheet_without_a_register_header_row_is_refused_with_the_headers_found(dpo):
+    upload = SimpleUploadedFile(
+        "export.csv", b"Kunde;Umsatz;Datum\nMeier;100;2024-01-01\n", content_type="text/csv"
+    )
+    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert "header row" in error["message"]
+    assert error["details"]["headersFound"] == {"export.csv": ["Kunde", "Umsatz", "Datum"]}
+    assert any(
+        "Verarbeitungstätigkeit" in name
+        for name in error["details"]["expectedHeaders"]["activities"]
+    )
+    assert not ProcessingActivity.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "status", "code"),
+    [
+        ("register.xlsx", b"PK\x03\x04 not really a zip", 400, "VALIDATION_ERROR"),
+        ("register.pdf", b"%PDF-1.7\n%binary", 415, "INVALID_FILE_TYPE"),
+        ("register.csv", b"", 400, "VALIDATION_ERROR"),
+    ],
+)
+def test_a_file_that_is_no_register_gets_the_error_envelope(dpo, name, content, status, code):
+    upload = SimpleUploadedFile(name, content or b" ", content_type="application/octet-stream")
+    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    assert response.status_code == status, response.content
+    assert response.json()["error"]["code"] == code
+    assert response.json()["error"]["message"]
+
+
+def test_neither_or_both_of_file_and_asset_id_is_a_validation_error(dpo):
+    response = dpo.client.post(URL, {"dryRun": True}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert "file" in response.json()["error"]["details"]
+
+
+def upload_asset(caller: Caller, content: bytes, name: str) -> str:
+    upload = SimpleUploadedFile(name, content, content_type=XLSX)
+    response = caller.client.post("/api/v1/assets/upload", {"file": upload}, format="multipart")
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+def test_an_uploaded_asset_of_the_organization_is_imported_by_id(dpo):
+    asset_id = upload_asset(dpo, register_workbook(), "VVT-2026.xlsx")
+
+    response = dpo.client.post(URL, {"assetId": asset_id}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["fileName"] == "VVT-2026.xlsx"
+    assert response.json()["totals"]["created"] == 18
+
+
+def test_an_asset_of_another_organization_is_not_found(dpo):
+    asset_id = upload_asset(dpo, register_workbook(), "VVT-2026.xlsx")
+    outsider = make_caller()
+
+    response = outsider.client.post(URL, {"assetId": asset_id, "dryRun": True}, format="json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+    assert not ProcessingActivity.objects.exists()
+    assert AuditEvent.objects.filter(
+        organization=outsider.organization, outcome="denied", object_id=asset_id
+    ).exists()
+    assert AuditEvent.objects.filter(
+        organization=dpo.organization, outcome="denied", object_id=asset_id
+    ).exists()
+
+
+def test_auditors_may_not_import(auditor):
+    response = post_file(auditor, register_workbook(), dryRun=True)
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "PERMISSION_DENIED"
+
+
+def test_a_failure_while_applying_writes_nothing(dpo, monkeypatch):
+    from register.importing import applying
+
+    calls = 0
+    original = applying.record_change
+
+    def failing_on_the_tenth(**kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 10:
+            raise RuntimeError("the database went away")
+        return original(**kwargs)
+
+    monkeypatch.setattr(applying, "record_change", failing_on_the_tenth)
+    dpo.client.raise_request_exception = False
+
+    response = post_file(dpo, register_workbook())
+
+    assert response.status_code == 500
+    assert not ProcessingActivity.objects.exists()
+    assert not Vendor.objects.exists()
+    assert not AuditEvent.objects.filter(action__startswith="vendor.").exists()
+
+
+def test_the_import_is_in_the_openapi_schema(dpo):
+    schema = dpo.client.get("/api/schema/", {"format": "json"}).json()
+    operation = schema["paths"]["/api/v1/processing-activities/import"]["post"]
+    assert "multipart/form-data" in operation["requestBody"]["content"]
+    assert "200" in operation["responses"]
