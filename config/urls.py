@@ -17,6 +17,8 @@ api_patterns = [
 ]
 
 urlpatterns = [
+    # Before the admin's own URLs, which would read "import" as an object id.
+    path("admin/register/processingactivity/import/", include("register.admin_urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # internal network or token only

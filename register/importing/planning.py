@@ -67,8 +67,11 @@ class ImportPlan:
 
     @property
     def rows(self) -> list[PlannedRow]:
+        # In the order of the file: its sheets as they come, each sheet's rows top down.
+        order = {layout.sheet: index for index, layout in enumerate(self.layouts)}
         return sorted(
-            [*self.vendors, *self.activities], key=lambda r: (r.parsed.sheet, r.parsed.row)
+            [*self.vendors, *self.activities],
+            key=lambda r: (order.get(r.parsed.sheet, 0), r.parsed.row),
         )
 
     def totals(self) -> dict[str, Any]:
