@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 
 from assets.embedding import embedding_provider
 from assets.exceptions import EmbeddingUnavailable
@@ -71,7 +72,7 @@ def _query_vector(query: str) -> list[float]:
 
 
 def asset_original_file(
-    *, organization_id: object, asset_id: object, max_bytes: int
+    *, organization_id: uuid.UUID | str, asset_id: uuid.UUID | str, max_bytes: int
 ) -> tuple[str, bytes] | None:
     """(file name, bytes) of one of the organization's assets as uploaded, or None.
 

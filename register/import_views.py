@@ -163,8 +163,8 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
         )
         if found is not None:
             return found
-        owner_id = Asset.objects.filter(pk=asset_id).values_list("organization_id", flat=True)
-        owner_id = owner_id.first()
+        owners = Asset.objects.filter(pk=asset_id).values_list("organization_id", flat=True)
+        owner_id = owners.first()
         if owner_id is not None:
             self.audit(
                 action="import",

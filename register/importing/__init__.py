@@ -44,6 +44,10 @@ def import_register(
     """
     # One transaction around planning and applying: the plan is made from what is written.
     sheets = read_register_file(content=content, file_name=file_name)
+    if not dry_run:
+        # Imports of one organization queue up: two at once would both plan to create the
+        # same entries, and the second would fail on the unique name.
+        Organization.objects.select_for_update().filter(pk=organization.pk).first()
     plan = build_plan(organization=organization, sheets=sheets)
     if not dry_run:
         return apply_plan(plan=plan, actor=actor)

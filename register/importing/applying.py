@@ -53,14 +53,15 @@ def _write(
     vendors_by_key: dict[str, Vendor] | None = None,
 ) -> None:
     values: dict[str, Any] = {**row.parsed.values, "name": row.parsed.name}
+    entry: RegisterEntry
     if row.action == CREATED:
         entry = model(organization=plan.organization, **values)
         entry.save()
         row.entry = entry
         changed = sorted(values)
     else:
+        assert row.entry is not None  # an update always has its matched entry
         entry = row.entry
-        assert entry is not None  # an update always has its matched entry
         for name, value in values.items():
             setattr(entry, name, value)
         entry.save()

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from register.importing.reading import Sheet
+from register.importing.reading import Cell, Sheet
 
 HEADER_SEARCH_ROWS = 15
 # A leading match only counts for names at least this long ("name" must match exactly).
@@ -523,7 +523,7 @@ class SheetLayout:
         }
 
 
-def _layout(sheet: Sheet, row_number: int, cells: tuple, kind: SheetKind) -> SheetLayout:
+def _layout(sheet: Sheet, row_number: int, cells: tuple[Cell, ...], kind: SheetKind) -> SheetLayout:
     layout = SheetLayout(sheet=sheet.name, kind=kind, header_row=row_number)
     taken: set[str] = set()
     for column, cell in enumerate(cells):

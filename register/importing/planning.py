@@ -48,7 +48,7 @@ class PlannedRow:
             "row": self.parsed.row,
             "entity": "activity" if self.parsed.entity is SheetKind.ACTIVITIES else "vendor",
             "action": self.action,
-            "id": str(self.entry.pk) if self.entry is not None and self.entry.pk else None,
+            "id": str(self.entry.pk) if self.entry is not None else None,
             "name": self.parsed.name,
             "reference": self.parsed.reference,
             "changedFields": self.changed_fields,
@@ -199,6 +199,11 @@ def _decide(
             planned.append(PlannedRow(parsed=row, action=SKIPPED))
             continue
         seen[identity] = row.row
+        too_long = _too_long(model, row)
+        if too_long:
+            row.problems.append(too_long)
+            planned.append(PlannedRow(parsed=row, action=SKIPPED))
+            continue
         entry = by_reference.get(row.reference.lower()) if row.reference else None
         entry = entry or by_name.get(row.name.lower())
         clash = by_name.get(row.name.lower())
@@ -217,6 +222,15 @@ def _decide(
                        changed_fields=changed)
         )  # fmt: skip
     return planned
+
+
+def _too_long(model: type[RegisterEntry], row: ParsedRow) -> str:
+    """What is over its column's length (the database would refuse the whole import)."""
+    for name, value in {"name": row.name, **row.values}.items():
+        limit = getattr(model._meta.get_field(name), "max_length", None)
+        if limit and isinstance(value, str) and len(value) > limit:
+            return f"{name} is longer than {limit} characters: the row is skipped"
+    return ""
 
 
 def _changed_fields(
