@@ -51,6 +51,13 @@ def _entry_link(row: dict[str, Any]) -> str:
         return ""
 
 
+def _changelist_url() -> str:
+    try:
+        return reverse("admin:register_processingactivity_changelist")
+    except NoReverseMatch:  # no ModelAdmin for activities
+        return ""
+
+
 def register_import_admin_view(request: HttpRequest) -> HttpResponse:
     """GET: the upload form. POST file: the preview. POST token: apply the previewed file."""
     membership = admin_membership(request)
@@ -61,6 +68,7 @@ def register_import_admin_view(request: HttpRequest) -> HttpResponse:
         "opts": ProcessingActivity._meta,
         "title": "Import a register of processing activities",
         "max_bytes": MAX_FILE_BYTES,
+        "changelist_url": _changelist_url(),
     }
     form = RegisterUploadForm()
     if request.method == "POST" and request.POST.get("token"):

@@ -131,7 +131,8 @@ class ParsedRow:
     values: dict[str, Any] = field(default_factory=dict)
     # Activities: normalised names of the vendors the row names (None: no such column).
     vendor_keys: list[str] | None = None
-    # Vendors: the third-country transfer, {recipient, country, mechanism, mechanismWording}.
+    # Vendors: [] when the row says where the vendor is or how data go there (the transfer
+    # is decided in planning, with the entry's current values for the missing column).
     transfers: list[dict[str, str]] | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -342,8 +343,8 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
             parsed.problems.append(f"transfer mechanism not recognised (kept): '{text}'")
         values["transfer_mechanism"] = code or ""
         values["transfer_mechanism_wording"] = text
-    if "country" in cells:
-        _vendor_transfer(parsed)
+    # The country or the mechanism decides the vendor's transfer (planning.vendor_transfers).
+    parsed.transfers = [] if {"country", "transfer_mechanism"} & set(cells) else None
 
 
 def _dpa(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
@@ -371,21 +372,3 @@ def _sub_processor(text: str) -> Any:
     if match:
         return {"name": match["base"], "country": match["inner"]}
     return text
-
-
-def _vendor_transfer(parsed: ParsedRow) -> None:
-    country = parsed.values.get("country", "")
-    if not country or is_in_eea(country):
-        parsed.transfers = []
-        return
-    mechanism = parsed.values.get("transfer_mechanism", "")
-    parsed.transfers = [
-        {
-            "recipient": parsed.name,
-            "country": country,
-            "mechanism": mechanism,
-            "mechanismWording": parsed.values.get("transfer_mechanism_wording", ""),
-        }
-    ]
-    if not mechanism or mechanism == "none":
-        parsed.problems.append(f"outside the EEA ({country}) with no transfer mechanism")

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gdpr.composition.recognition import is_in_eea
 from organizations.models import Organization
 from register.importing.errors import RegisterFileUnreadable
 from register.importing.headers import (
@@ -213,6 +214,8 @@ def _decide(
             )
             planned.append(PlannedRow(parsed=row, action=SKIPPED, entry=entry))
             continue
+        if row.transfers is not None:
+            row.transfers = vendor_transfers(row, entry if isinstance(entry, Vendor) else None)
         if entry is None:
             planned.append(PlannedRow(parsed=row, action=CREATED))
             continue
@@ -250,6 +253,34 @@ def _changed_fields(
     ):
         changed.append("transfers")
     return changed
+
+
+def vendor_transfers(row: ParsedRow, entry: Vendor | None) -> list[dict[str, str]]:
+    """The vendor's third-country transfer after the import: none inside the EEA.
+
+    A column the sheet lacks keeps the entry's current value (a sheet with countries but no
+    mechanism column does not erase the mechanisms on file).
+    """
+
+    def value(name: str) -> str:
+        if name in row.values:
+            return str(row.values[name] or "")
+        return str(getattr(entry, name)) if entry is not None else ""
+
+    country = value("country")
+    if not country or is_in_eea(country):
+        return []
+    mechanism = value("transfer_mechanism")
+    if mechanism in ("", "none"):
+        row.problems.append(f"outside the EEA ({country}) with no transfer mechanism")
+    return [
+        {
+            "recipient": row.name,
+            "country": country,
+            "mechanism": mechanism,
+            "mechanismWording": value("transfer_mechanism_wording"),
+        }
+    ]
 
 
 def current_transfers(vendor: Vendor) -> list[dict[str, str]]:

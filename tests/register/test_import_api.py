@@ -12,6 +12,7 @@ from audit.models import AuditEvent
 from register.models import ProcessingActivity, Transfer, Vendor
 from tests.conftest import Caller, make_caller
 from tests.support.register_workbook import (
+    VENDOR_HEADERS,
     activities_copy,
     french_register_csv,
     register_workbook,
@@ -171,6 +172,20 @@ def test_a_changed_row_updates_exactly_that_entry(dpo):
     assert ProcessingActivity.objects.get(reference="VVT-07").retention == ["25 Monate"]
     zoom_transfer = Transfer.objects.get(vendor__reference="AV-05")
     assert zoom_transfer.mechanism == "standard-contractual-clauses"
+
+
+def test_a_sheet_without_a_column_leaves_that_field_alone(dpo):
+    post_file(dpo, register_workbook())
+    before = revisions()
+    headers = tuple(h for h in VENDOR_HEADERS if h not in ("Transfer mechanism", "Services"))
+
+    body = post_file(dpo, register_workbook(vendor_headers=headers)).json()
+
+    assert body["totals"]["updated"] == 0
+    assert revisions() == before
+    mailchimp = Vendor.objects.get(reference="AV-03")
+    assert mailchimp.transfer_mechanism == "standard-contractual-clauses"
+    assert mailchimp.services == "Newsletter dispatch"
 
 
 def test_a_row_is_matched_by_its_reference_when_renamed(dpo):

@@ -311,6 +311,7 @@ def register_workbook(
     *,
     activities: list[dict[str, Any]] | None = None,
     vendors: list[dict[str, Any]] | None = None,
+    vendor_headers: tuple[str, ...] = VENDOR_HEADERS,
 ) -> bytes:
     """The register as XLSX bytes: sheet "Verarbeitungstätigkeiten" and sheet "Processors"."""
     workbook = Workbook()
@@ -324,7 +325,7 @@ def register_workbook(
     sheet.append([])
     _table(sheet, ACTIVITY_HEADERS, ACTIVITIES if activities is None else activities)
     vendor_sheet = workbook.create_sheet("Processors")
-    _table(vendor_sheet, VENDOR_HEADERS, VENDORS if vendors is None else vendors)
+    _table(vendor_sheet, vendor_headers, VENDORS if vendors is None else vendors)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
