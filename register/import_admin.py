@@ -34,6 +34,7 @@ class RegisterUploadForm(forms.Form):
     file = forms.FileField(
         label="Register (XLSX or CSV)",
         help_text="Columns are recognised by their headers in English, German or French.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv,text/csv"}),
     )
 
 

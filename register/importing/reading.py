@@ -1,9 +1,10 @@
 """Reading a register file into plain rows of text: XLSX (openpyxl, read-only) or CSV.
 
 Nothing here knows what the columns mean (headers.py does). Bounds keep a hostile or
-mistaken upload cheap: at most MAX_ROWS rows and MAX_COLUMNS columns per sheet are read,
-and a workbook whose parts would inflate past MAX_UNCOMPRESSED_BYTES is refused before
-openpyxl opens it (a register is a few hundred kilobytes; a zip bomb is not).
+mistaken upload cheap: a sheet with rows past MAX_ROWS is refused (never cut short), the
+columns past MAX_COLUMNS are not read, and a workbook whose parts would inflate past
+MAX_UNCOMPRESSED_BYTES is refused before openpyxl opens it (a register is a few hundred
+kilobytes; a zip bomb is not).
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
         raise RegisterFileUnreadable("The file is empty.", details={"file": ["empty"]})
     lowered = file_name.lower()
     if content.startswith(_XLSX_MAGIC):
-        if not lowered.endswith((".xlsx", ".xlsm")) and lowered.endswith((".docx", ".pptx")):
+        # Other ZIP-based formats, by the name their owner gave them; an XLSX named ".zip"
+        # or with no extension is still read.
+        if lowered.endswith((".docx", ".pptx", ".odt", ".ods", ".odp", ".epub")):
             raise _wrong_type(file_name)
         return _read_xlsx(content)
     if lowered.endswith((".xlsx", ".xlsm", ".xls", ".ods", ".pdf", ".docx")):
@@ -75,7 +78,8 @@ def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
 
 def _wrong_type(file_name: str) -> RegisterFileType:
     return RegisterFileType(
-        f"'{file_name}' is not a register this import reads: give an XLSX workbook or a CSV file.",
+        f"'{file_name}' is neither an XLSX workbook nor a CSV file: a register is imported"
+        " from one of those (save it as .xlsx or .csv from your spreadsheet program).",
         details={"file": ["expected XLSX or CSV"]},
     )
 
@@ -128,12 +132,21 @@ def _xlsx_sheet(sheet: Any) -> Sheet:
     for number, values in enumerate(
         sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1
     ):
-        if number > MAX_ROWS:
-            break
         cells = tuple(_xlsx_cell(value) for value in values[:MAX_COLUMNS])
         if any(cells):
+            _refuse_past_last_row(number, sheet.title)
             rows.append((number, _trim(cells)))
     return Sheet(name=sheet.title, rows=tuple(rows))
+
+
+def _refuse_past_last_row(number: int, sheet: str) -> None:
+    # Refused rather than cut: an import that silently left rows out would mislead.
+    if number > MAX_ROWS:
+        raise RegisterFileUnreadable(
+            f"Sheet '{sheet}' has rows past row {MAX_ROWS:,}; a register import reads at most"
+            f" {MAX_ROWS:,} rows per sheet.",
+            details={"file": ["too many rows"]},
+        )
 
 
 def _xlsx_cell(value: Any) -> Cell:
@@ -198,10 +211,9 @@ def _read_csv(content: bytes, *, name: str) -> Sheet:
     rows = []
     try:
         for number, values in enumerate(reader, start=1):
-            if number > MAX_ROWS:
-                break
             cells = tuple(value.strip()[:MAX_CELL_CHARS] for value in values[:MAX_COLUMNS])
             if any(cells):
+                _refuse_past_last_row(number, name)
                 rows.append((number, _trim(cells)))
     except csv.Error as error:
         raise RegisterFileUnreadable(

@@ -8,9 +8,13 @@ import io
 import pytest
 from openpyxl import Workbook
 
-from register.importing.errors import RegisterFileTooLarge, RegisterFileType
+from register.importing.errors import (
+    RegisterFileTooLarge,
+    RegisterFileType,
+    RegisterFileUnreadable,
+)
 from register.importing.headers import SheetKind, detect_layout, field_for
-from register.importing.reading import MAX_FILE_BYTES, read_register_file
+from register.importing.reading import MAX_FILE_BYTES, MAX_ROWS, read_register_file
 from register.importing.wording import legal_basis, safeguard
 
 
@@ -137,3 +141,11 @@ def test_files_that_are_not_registers_are_refused_by_content():
         read_register_file(content=b"\x00\x01\x02binary" * 10, file_name="register.csv")
     with pytest.raises(RegisterFileTooLarge):
         read_register_file(content=b"a" * (MAX_FILE_BYTES + 1), file_name="register.csv")
+
+
+def test_a_sheet_longer_than_the_limit_is_refused_rather_than_cut_short():
+    rows = "".join(f"Activity {n};Purpose {n}\n" for n in range(MAX_ROWS))
+    content = ("Name;Purpose\n" + rows).encode()
+
+    with pytest.raises(RegisterFileUnreadable, match="rows past row"):
+        read_register_file(content=content, file_name="register.csv")
