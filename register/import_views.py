@@ -25,7 +25,7 @@ from organizations.viewsets import OrganizationScopedViewSet
 from register.importing import MAX_FILE_BYTES, ImportPlan, import_register
 
 
-class RegisterImportRequestSerializer(serializers.Serializer):
+class RegisterImportSerializer(serializers.Serializer):
     file = serializers.FileField(
         required=False, help_text="The register as XLSX or CSV (multipart/form-data)."
     )
@@ -104,13 +104,13 @@ def import_response(*, plan: ImportPlan, dry_run: bool, file_name: str) -> dict[
 class RegisterImportViewSet(OrganizationScopedViewSet):
     audit_object_type = "processing_activity"
     parser_classes = [MultiPartParser, JSONParser]
-    serializer_class = RegisterImportRequestSerializer
+    serializer_class = RegisterImportSerializer
 
     @extend_schema(
         operation_id="processing_activities_import",
         request={
-            "multipart/form-data": RegisterImportRequestSerializer,
-            "application/json": RegisterImportRequestSerializer,
+            "multipart/form-data": RegisterImportSerializer,
+            "application/json": RegisterImportSerializer,
         },
         responses={200: RegisterImportResponseSerializer},
         examples=[
@@ -134,7 +134,7 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
         `VALIDATION_ERROR` (no recognised header row: `details.headersFound` and
         `details.expectedHeaders`), 413 `FILE_TOO_LARGE` or 415 `INVALID_FILE_TYPE`.
         """
-        query = RegisterImportRequestSerializer(data=request.data)
+        query = RegisterImportSerializer(data=request.data)
         query.is_valid(raise_exception=True)
         dry_run = query.validated_data["dryRun"]
         if query.validated_data.get("file") is not None:

@@ -27,7 +27,7 @@ from register.importing.errors import (
 )
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
-MAX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024
+MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024
 MAX_ROWS = 5_000
 MAX_COLUMNS = 100
 MAX_CELL_CHARS = 10_000
@@ -196,7 +196,8 @@ def decode_text(content: bytes) -> str:
 
 
 def _delimiter(text: str) -> str:
-    sample = "\n".join(text.splitlines()[:20])
+    # Bounded: the sniffer's regular expressions are slow on long lines.
+    sample = "\n".join(text[:65_536].splitlines()[:20])
     try:
         return csv.Sniffer().sniff(sample, delimiters=_CSV_DELIMITERS).delimiter
     except csv.Error:
