@@ -71,17 +71,18 @@ def _write(
         entry.vendors.set(
             [vendors_by_key[key] for key in row.parsed.vendor_keys if key in vendors_by_key]
         )
-    if isinstance(entry, Vendor) and row.parsed.transfers is not None:
+    if row.parsed.transfers is not None:
         _replace_transfers(entry, row.parsed.transfers)
     record_change(entry=entry, actor=actor, action=row.action, changed_fields=changed)
 
 
-def _replace_transfers(vendor: Vendor, transfers: list[dict[str, str]]) -> None:
-    vendor.transfers.all().delete()
+def _replace_transfers(entry: RegisterEntry, transfers: list[dict[str, str]]) -> None:
+    owner = {"vendor" if isinstance(entry, Vendor) else "activity": entry}
+    Transfer.objects.filter(**owner).delete()
     for transfer in transfers:
         Transfer.objects.create(
-            organization=vendor.organization,
-            vendor=vendor,
+            organization=entry.organization,
+            **owner,
             recipient=transfer["recipient"],
             country=transfer["country"],
             mechanism=transfer["mechanism"],

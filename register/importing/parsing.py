@@ -131,8 +131,11 @@ class ParsedRow:
     values: dict[str, Any] = field(default_factory=dict)
     # Activities: normalised names of the vendors the row names (None: no such column).
     vendor_keys: list[str] | None = None
-    # Vendors: [] when the row says where the vendor is or how data go there (the transfer
-    # is decided in planning, with the entry's current values for the missing column).
+    # Transfers outside the EEA ({recipient, country, mechanism, mechanismWording}) that the
+    # entry's Transfer rows become; None leaves them alone. Activities: its third countries
+    # whose recipient is not a vendor (a vendor holds its own). Vendors: [] when the row
+    # says where the vendor is or how data go there, decided in planning (vendor_transfers)
+    # with the entry's current value for a column the sheet lacks.
     transfers: list[dict[str, str]] | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -270,6 +273,8 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
         elif text not in recipients:
             recipients.append(text)
     safeguard_text = "; ".join(split_values(cells.get("safeguards", "")))
+    mechanism = (wording.safeguard(safeguard_text) or "") if safeguard_text else ""
+    transfers: list[dict[str, str]] = []
     for text in split_values(cells.get("third_countries", "")):
         if normalise(text) in _NO_TRANSFER:
             continue
@@ -284,10 +289,28 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
             recipient.update(_safeguard_fields(safeguard_text))
         elif not is_in_eea(country):
             parsed.problems.append(f"transfer to {country} without a safeguard named")
-        recipients = [r for r in recipients if r != who]
+        # The recipients column may name the same recipient: one entry, with its country.
+        recipients = [r for r in recipients if not _same_recipient(r, recipient["name"])]
         recipients.append(recipient)
+        if not is_in_eea(country):
+            transfers.append(
+                {
+                    "recipient": recipient["name"],
+                    "country": country,
+                    "mechanism": mechanism,
+                    "mechanismWording": safeguard_text,
+                }
+            )
     parsed.values["recipients"] = recipients
     parsed.vendor_keys = list(dict.fromkeys(vendor_keys))
+    if "third_countries" in cells:
+        parsed.transfers = sorted(transfers, key=lambda t: (t["recipient"], t["country"]))
+
+
+def _same_recipient(recipient: Any, name: str) -> bool:
+    if not isinstance(recipient, str):
+        return False
+    return normalise(recipient.split("(")[0]) == normalise(name.split("(")[0])
 
 
 def _safeguard_fields(text: str) -> dict[str, str]:

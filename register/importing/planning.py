@@ -25,7 +25,7 @@ from register.importing.headers import (
 )
 from register.importing.parsing import ParsedRow, parse_row
 from register.importing.reading import Sheet
-from register.models import ProcessingActivity, RegisterEntry, Vendor
+from register.models import ProcessingActivity, RegisterEntry, Transfer, Vendor
 
 CREATED, UPDATED, UNCHANGED, SKIPPED = "created", "updated", "unchanged", "skipped"
 ACTIONS = (CREATED, UPDATED, UNCHANGED, SKIPPED)
@@ -214,7 +214,7 @@ def _decide(
             )
             planned.append(PlannedRow(parsed=row, action=SKIPPED, entry=entry))
             continue
-        if row.transfers is not None:
+        if row.transfers is not None and model is Vendor:
             row.transfers = vendor_transfers(row, entry if isinstance(entry, Vendor) else None)
         if entry is None:
             planned.append(PlannedRow(parsed=row, action=CREATED))
@@ -246,11 +246,7 @@ def _changed_fields(
         linked = {normalise(vendor.name) for vendor in entry.vendors.all()}
         if linked != set(row.vendor_keys):
             changed.append("vendors")
-    if (
-        row.transfers is not None
-        and isinstance(entry, Vendor)
-        and current_transfers(entry) != row.transfers
-    ):
+    if row.transfers is not None and current_transfers(entry) != row.transfers:
         changed.append("transfers")
     return changed
 
@@ -283,7 +279,7 @@ def vendor_transfers(row: ParsedRow, entry: Vendor | None) -> list[dict[str, str
     ]
 
 
-def current_transfers(vendor: Vendor) -> list[dict[str, str]]:
+def current_transfers(entry: RegisterEntry) -> list[dict[str, str]]:
     return [
         {
             "recipient": transfer.recipient,
@@ -291,5 +287,7 @@ def current_transfers(vendor: Vendor) -> list[dict[str, str]]:
             "mechanism": transfer.mechanism,
             "mechanismWording": transfer.mechanism_wording,
         }
-        for transfer in vendor.transfers.order_by("recipient", "country")
+        for transfer in Transfer.objects.filter(
+            **{"vendor" if isinstance(entry, Vendor) else "activity": entry}
+        ).order_by("recipient", "country")
     ]

@@ -87,6 +87,24 @@ def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(
     assert [v.name for v in ProcessingActivity.objects.get(reference="VVT-11").vendors.all()] == [
         "Zoom Video Communications, Inc."
     ]
+    # A third-country recipient that is not a vendor: a recipient with its country and
+    # safeguard, and a Transfer of the activity.
+    crm = ProcessingActivity.objects.get(reference="VVT-05")
+    assert crm.recipients == [
+        "Vertrieb (intern)",
+        {
+            "name": "Muster Holding AG",
+            "country": "Schweiz",
+            "safeguard": "adequacy-decision",
+            "safeguardWording": "Angemessenheitsbeschluss (Schweiz)",
+        },
+    ]
+    transfer = Transfer.objects.get(activity=crm)
+    assert (transfer.recipient, transfer.country, transfer.mechanism) == (
+        "Muster Holding AG",
+        "Schweiz",
+        "adequacy-decision",
+    )
     logs = rows["Protokollierung zur IT-Sicherheit"]
     assert logs["problems"] == ["legal basis not recognised (kept as written): 'Art. 32 DSGVO'"]
 
