@@ -350,3 +350,20 @@ def test_the_import_is_in_the_openapi_schema(dpo):
     operation = schema["paths"]["/api/v1/processing-activities/import"]["post"]
     assert "multipart/form-data" in operation["requestBody"]["content"]
     assert "200" in operation["responses"]
+
+
+def test_an_activity_naming_a_vendor_already_in_the_register_is_linked_to_it(dpo):
+    cloud = Vendor.objects.create(organization=dpo.organization, name="Acme Cloud GmbH")
+    Vendor.objects.create(organization=make_caller().organization, name="Acme Cloud GmbH")
+    content = (
+        "Verarbeitungstätigkeit;Zweck;Rechtsgrundlage;Empfänger\n"
+        "Backup;Datensicherung;Art. 6 Abs. 1 lit. f DSGVO;Acme Cloud GmbH\n"
+    ).encode()
+    upload = SimpleUploadedFile("vvt.csv", content, content_type="text/csv")
+
+    body = dpo.client.post(URL, {"file": upload}, format="multipart").json()
+
+    assert [row["entity"] for row in body["rows"]] == ["activity"]
+    backup = ProcessingActivity.objects.get(organization=dpo.organization, name="Backup")
+    assert list(backup.vendors.all()) == [cloud]
+    assert backup.recipients == []

@@ -86,6 +86,11 @@ def test_a_sheet_is_read_as_vendors_or_activities_by_its_headers():
     assert detect_layout(activities).kind is SheetKind.ACTIVITIES
     assert detect_layout(title_first).header_row == 3
     assert detect_layout(csv_sheet(b"Name;Amount\nAcme;3\n")) is None
+    german_vendors = csv_sheet(
+        b"Auftragsverarbeiter;Anschrift;Land;Leistungen;AVV;Unterauftragsverarbeiter\n"
+        b"Acme GmbH;Berlin;Deutschland;Hosting;ja;\n"
+    )
+    assert detect_layout(german_vendors).kind is SheetKind.VENDORS
 
 
 @pytest.mark.parametrize(
