@@ -39,7 +39,8 @@ def normalise(text: str) -> str:
 _REFERENCE = (
     "id", "ref", "reference", "ref no", "reference number", "no", "nr", "number", "lfd nr",
     "laufende nummer", "nummer", "kennung", "kennziffer", "n", "no de reference", "numero",
-    "identifiant", "ref du traitement", "reference du traitement", "activity id", "vendor id",
+    "identifiant", "ref du traitement", "reference du traitement", "n ref", "no ref",
+    "activity id", "vendor id",
     "processor id",
 )  # fmt: skip
 
@@ -70,6 +71,8 @@ ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
         "nom",
         "intitule du traitement",
         "intitule",
+        "nom sigle",
+        "nom sigle du traitement",
     ),
     "description": (
         "description",
@@ -96,6 +99,13 @@ ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
         "finalite du traitement",
         "finalites du traitement",
         "finalite principale",
+        "sous finalite",
+        "sous finalite 1",
+        "sous finalite 2",
+        "sous finalite 3",
+        "sous finalite 4",
+        "sous finalite 5",
+        "sous finalites",
         "finalite s du traitement",
     ),
     "legal_bases": (
@@ -143,6 +153,8 @@ ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
         "betroffenengruppen",
         "kreis der betroffenen",
         "kategorien von betroffenen",
+        "kategorien der betroffenen personen",
+        "betroffenenkategorien",
         "personnes concernees",
         "categories de personnes concernees",
         "categories de personnes",
@@ -158,6 +170,9 @@ ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
         "kategorien von daten",
         "personenbezogene daten",
         "datenarten",
+        "kategorien von personenbezogenen daten",
+        "kategorien der personenbezogenen daten",
+        "datenkategorie",
         "daten",
         "categories de donnees",
         "categories de donnees personnelles",
@@ -298,6 +313,9 @@ ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
         "fachbereich",
         "abteilung",
         "fachverantwortlicher",
+        "verantwortliche fachabteilung",
+        "ansprechpartner",
+        "ansprechpartner fachbereich",
         "verantwortliche abteilung",
         "responsable",
         "service",
@@ -469,6 +487,13 @@ VENDOR_HEADERS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# Fields whose values may be spread over several columns; their cells are joined.
+MULTI_COLUMN_FIELDS = frozenset(
+    {
+        "purposes", "data_subjects", "data_categories", "special_categories", "recipients",
+        "processors", "third_countries", "security_measures", "systems", "sub_processors",
+    }
+)  # fmt: skip
 _HEADERS = {SheetKind.ACTIVITIES: ACTIVITY_HEADERS, SheetKind.VENDORS: VENDOR_HEADERS}
 # Fields that tell the two kinds apart (the others, such as "name" or "role", are shared).
 _DISTINCTIVE = {
@@ -533,8 +558,9 @@ def _layout(sheet: Sheet, row_number: int, cells: tuple[Cell, ...], kind: SheetK
         name = field_for(header, kind)
         layout.headers[column] = header
         # The first column naming a field wins: "Name" after "Verarbeitungstätigkeit" is
-        # then just an unknown column, not a second name.
-        if name is None or name in taken:
+        # then just an unknown column, not a second name. List fields take every column
+        # naming them ("Finalité principale", "Sous-finalité 1", "Sous-finalité 2").
+        if name is None or (name in taken and name not in MULTI_COLUMN_FIELDS):
             layout.ignored.append(header)
             continue
         taken.add(name)

@@ -173,10 +173,13 @@ def _choice(text: str, table: tuple[tuple[str, str], ...]) -> str | None:
 
 
 def _cells_by_field(layout: SheetLayout, cells: tuple[Cell, ...]) -> dict[str, Cell]:
-    return {
-        name: (cells[column] if column < len(cells) else "")
-        for column, name in layout.columns.items()
-    }
+    by_field: dict[str, Cell] = {}
+    for column, name in layout.columns.items():
+        cell = cells[column] if column < len(cells) else ""
+        if name in by_field:  # a list field over several columns: one value per line
+            cell = "\n".join(text for text in (_text(by_field[name]), _text(cell)) if text)
+        by_field[name] = cell
+    return by_field
 
 
 def parse_row(

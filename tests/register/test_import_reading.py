@@ -154,3 +154,21 @@ def test_a_sheet_longer_than_the_limit_is_refused_rather_than_cut_short():
 
     with pytest.raises(RegisterFileUnreadable, match="rows past row"):
         read_register_file(content=content, file_name="register.csv")
+
+
+def test_the_cnil_template_spreads_purposes_over_several_columns_and_they_are_joined():
+    from register.importing.parsing import parse_row
+
+    sheet = csv_sheet(
+        "N° / REF;Nom / sigle du traitement;Finalité principale;Sous-finalité 1;"
+        "Sous-finalité 2;Catégories de personnes concernées\n"
+        "T-07;Recrutement;Gestion des candidatures;Entretiens;;Candidats\n".encode()
+    )
+    layout = detect_layout(sheet)
+    number, cells = sheet.rows[1]
+
+    row = parse_row(layout=layout, row=number, cells=cells, match_vendor=lambda text: None)
+
+    assert (row.reference, row.name) == ("T-07", "Recrutement")
+    assert row.values["purposes"] == ["Gestion des candidatures", "Entretiens"]
+    assert row.values["data_subjects"] == ["Candidats"]
