@@ -107,6 +107,7 @@ def _plan_context(plan: ImportPlan) -> dict[str, Any]:
         "rows": rows,
         "totals": plan.totals(),
         "sheets": [layout.as_dict() for layout in plan.layouts],
+        "ignored_sheets": plan.ignored_sheets,
     }
 
 

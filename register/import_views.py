@@ -87,6 +87,9 @@ class RegisterImportResponseSerializer(serializers.Serializer):
     dryRun = serializers.BooleanField()  # noqa: N815
     fileName = serializers.CharField()  # noqa: N815
     sheets = ImportSheetSerializer(many=True)
+    ignoredSheets = serializers.ListField(  # noqa: N815
+        child=serializers.CharField(), help_text="Sheets with no register header row."
+    )
     rows = ImportRowSerializer(many=True)
     totals = ImportTotalsSerializer()
 
@@ -96,6 +99,7 @@ def import_response(*, plan: ImportPlan, dry_run: bool, file_name: str) -> dict[
         "dryRun": dry_run,
         "fileName": file_name,
         "sheets": [layout.as_dict() for layout in plan.layouts],
+        "ignoredSheets": plan.ignored_sheets,
         "rows": [row.as_dict() for row in plan.rows],
         "totals": plan.totals(),
     }

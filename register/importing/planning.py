@@ -65,6 +65,8 @@ class ImportPlan:
     activities: list[PlannedRow]
     # Normalised vendor name -> the vendor of the organization it names (existing ones).
     existing_vendors: dict[str, Vendor]
+    # Sheets with no header row of a register (notes, instructions, lists of values).
+    ignored_sheets: list[str] = field(default_factory=list)
 
     @property
     def rows(self) -> list[PlannedRow]:
@@ -148,19 +150,18 @@ def build_plan(*, organization: Organization, sheets: list[Sheet]) -> ImportPlan
         for vendor in Vendor.objects.filter(organization=organization)
     }
     vendor_rows = _parse(found, SheetKind.VENDORS, match_vendor=lambda _: None)
-    names = VendorNames([*existing_vendors_names(existing_vendors), *(r.name for r in vendor_rows)])
+    names = VendorNames(
+        [*(vendor.name for vendor in existing_vendors.values()), *(r.name for r in vendor_rows)]
+    )
     activity_rows = _parse(found, SheetKind.ACTIVITIES, match_vendor=names.match)
     return ImportPlan(
         organization=organization,
         layouts=[layout for _, layout in found],
-        vendors=_decide(organization, Vendor, vendor_rows, existing_vendors),
-        activities=_decide(organization, ProcessingActivity, activity_rows, existing_vendors),
+        vendors=_decide(organization, Vendor, vendor_rows),
+        activities=_decide(organization, ProcessingActivity, activity_rows),
         existing_vendors=existing_vendors,
+        ignored_sheets=[sheet.name for sheet, layout in layouts if layout is None],
     )
-
-
-def existing_vendors_names(existing: dict[str, Vendor]) -> list[str]:
-    return [vendor.name for vendor in existing.values()]
 
 
 def _parse(
@@ -183,7 +184,6 @@ def _decide(
     organization: Organization,
     model: type[RegisterEntry],
     rows: list[ParsedRow],
-    existing_vendors: dict[str, Vendor],
 ) -> list[PlannedRow]:
     entries = list(model._default_manager.filter(organization=organization))
     by_reference = {entry.reference.strip().lower(): entry for entry in entries if entry.reference}
@@ -219,7 +219,7 @@ def _decide(
         if entry is None:
             planned.append(PlannedRow(parsed=row, action=CREATED))
             continue
-        changed = _changed_fields(entry, row, existing_vendors)
+        changed = _changed_fields(entry, row)
         planned.append(
             PlannedRow(parsed=row, action=UPDATED if changed else UNCHANGED, entry=entry,
                        changed_fields=changed)
@@ -236,9 +236,7 @@ def _too_long(model: type[RegisterEntry], row: ParsedRow) -> str:
     return ""
 
 
-def _changed_fields(
-    entry: RegisterEntry, row: ParsedRow, existing_vendors: dict[str, Vendor]
-) -> list[str]:
+def _changed_fields(entry: RegisterEntry, row: ParsedRow) -> list[str]:
     changed = [name for name, value in row.values.items() if getattr(entry, name) != value]
     if entry.name != row.name:
         changed.insert(0, "name")

@@ -49,6 +49,7 @@ def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(
     assert body["totals"]["vendors"] == {"created": 6, "updated": 0, "unchanged": 0, "skipped": 0}
     kinds = {sheet["sheet"]: sheet["kind"] for sheet in body["sheets"]}
     assert kinds == {"Verarbeitungstätigkeiten": "activities", "Processors": "vendors"}
+    assert body["ignoredSheets"] == ["Hinweise"]
     assert ProcessingActivity.objects.filter(organization=dpo.organization).count() == 12
     assert Vendor.objects.filter(organization=dpo.organization).count() == 6
     rows = {row["name"]: row for row in body["rows"]}
