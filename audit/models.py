@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Outcome(models.TextChoices):
-    ALLOWED = "allowed", "Allowed"
-    DENIED = "denied", "Denied"
+    ALLOWED = "allowed", gettext_lazy("Allowed")
+    DENIED = "denied", gettext_lazy("Denied")
 
 
 class AppendOnlyError(Exception):

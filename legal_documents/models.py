@@ -6,18 +6,19 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 
 class Status(models.TextChoices):
-    PROCESSING = "processing", "Processing"
-    COMPLETED = "completed", "Completed"
-    FAILED = "failed", "Failed"
+    PROCESSING = "processing", gettext_lazy("Processing")
+    COMPLETED = "completed", gettext_lazy("Completed")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class Stage(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    FINAL = "final", "Final"
+    DRAFT = "draft", gettext_lazy("Draft")
+    FINAL = "final", gettext_lazy("Final")
 
 
 class LegalDocument(models.Model):
@@ -169,9 +170,9 @@ class DocumentIteration(models.Model):
 
 
 class PackageStatus(models.TextChoices):
-    PROCESSING = "processing", "Processing"
-    COMPLETED = "completed", "Completed"
-    FAILED = "failed", "Failed"
+    PROCESSING = "processing", gettext_lazy("Processing")
+    COMPLETED = "completed", gettext_lazy("Completed")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class DocumentationPackage(models.Model):
