@@ -95,9 +95,10 @@ def _form_field(
             return forms.MultipleChoiceField(
                 choices=choices, widget=forms.CheckboxSelectMultiple, **common
             )
+        one_per_line = gettext("One per line.")  # not inside the f-string: xgettext skips those
         return forms.CharField(
             widget=forms.Textarea(attrs={"rows": 3}),
-            **{**common, "help_text": f"{help_text} {gettext('One per line.')}".strip()},
+            **{**common, "help_text": f"{help_text} {one_per_line}".strip()},
         )
     if isinstance(field, serializers.BooleanField):
         return forms.TypedChoiceField(
