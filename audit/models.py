@@ -37,10 +37,14 @@ class AuditEvent(models.Model):
         null=True,
         blank=True,
         related_name="audit_events",
-        help_text="Empty for attempts that could not be tied to an organization (unknown key).",
+        help_text=gettext_lazy(
+            "Empty for attempts that could not be tied to an organization (unknown key)."
+        ),
     )
     at = models.DateTimeField(db_index=True)
-    actor = models.CharField(max_length=255, help_text="User e-mail and API key prefix.")
+    actor = models.CharField(
+        max_length=255, help_text=gettext_lazy("User e-mail and API key prefix.")
+    )
     actor_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

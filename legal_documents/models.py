@@ -52,7 +52,9 @@ class LegalDocument(models.Model):
         max_length=12, choices=Status.choices, default=Status.PROCESSING, db_index=True
     )
     stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.DRAFT)
-    version = models.PositiveIntegerField(default=0, help_text="0 until the first content.")
+    version = models.PositiveIntegerField(
+        default=0, help_text=gettext_lazy("0 until the first content.")
+    )
     provider = models.CharField(max_length=20, blank=True, default="")
     # The job a worker may complete: a redelivered or superseded task finds another id and
     # leaves the document alone (idempotency).
