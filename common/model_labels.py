@@ -75,7 +75,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "compliance_missing": _("compliance missing"),
     "container_name": _("container name"),
     "content_html": _("content HTML"),
-    "content_markdown": _("content Markdown"),
+    "content_markdown": _("content markdown"),
     "content_sha256": _("content SHA-256"),
     "content_text": _("content text"),
     "converted_file": _("converted file"),

@@ -63,7 +63,7 @@ def test_a_dpo_creates_answers_finalizes_and_downloads_a_dpia_as_pdf(
     page.fill("textarea[name=minimisationPlan]", "Drop the visitors' birth dates.")
     page.screenshot(path=screenshots / "dpo-3-questionnaire.png", full_page=True)
     page.click("input[name=_save]")
-    expect(page.locator("ul.messagelist")).to_contain_text("3 answer(s) saved")
+    expect(page.locator("ul.messagelist")).to_contain_text("3 answers saved")
 
     page.click("input[name=_finalize][value=Finalize]")
     expect(page.locator("ul.messagelist")).to_contain_text("final document is generated")
@@ -201,3 +201,17 @@ def test_the_admin_pages_run_under_the_content_security_policy(page, admin_serve
     page.screenshot(path=screenshots / "csp-document-page.png", full_page=True)
     refused = [text for text in violations if "Content Security Policy" in text]
     assert refused == []
+
+
+def test_the_language_switcher_turns_the_admin_german_at_once(page, admin_server, screenshots):
+    dpo = admin_user(make_caller(Role.DPO).membership)
+    log_in(page, admin_server, dpo)
+    page.goto(admin_server.url + reverse("admin:index"))
+    # The script submits on change; the button is only for pages without script.
+    expect(page.locator(".language-switcher-submit")).to_be_hidden()
+    page.select_option("#language-select", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de", timeout=TIMEOUT_MS)
+    expect(page.locator("#content")).to_contain_text("Rechtsdokumente")
+    page.screenshot(path=screenshots / "admin-in-german.png", full_page=True)
+    page.goto(admin_server.url + reverse("admin:legal_documents_legaldocument_add"))
+    expect(page.locator("#content")).to_contain_text("Wählen Sie den Dokumenttyp")
