@@ -6,12 +6,13 @@ EXTRAS ?= dev,local
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-# Debian tools some tests drive (executable:package): a browser, the proxy, openssl.
-SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl
+# Debian tools some tests drive (executable:package): a browser, the proxy, openssl, and GNU
+# gettext (makemessages/msgfmt: `make messages`, the translations check of lint and tests).
+SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext
 # The unit and API tiers: everything but live processes, browsers, faults and load.
 FAST_TIERS := not e2e and not browser and not reliability and not load
 
-.PHONY: install system-deps run test test-fast lint format bench clean-data
+.PHONY: install system-deps run test test-fast lint format messages bench clean-data
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,12 +51,18 @@ MYPY_ENV := DATABASE_URL=postgres://lint@localhost/lint REDIS_URL=redis://localh
 	SECRET_KEY=lint EVIDENCE_SIGNING_KEY=lint
 
 # ruff; the import contracts of pyproject.toml (layers, gdpr framework-free); mypy (gdpr/,
-# the services).
-lint: install
+# the services); the admin's translations: every marked string in every .po, .mo compiled.
+lint: install system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	env $(MYPY_ENV) $(BIN)/mypy
+	env $(MYPY_ENV) DJANGO_SETTINGS_MODULE=config.settings.base $(BIN)/python -m django messages --check
+
+# The admin's catalogs (locale/): makemessages for de/fr/es/it, then compilemessages. The
+# compiled .mo files are committed: running the service needs no gettext.
+messages: install system-deps
+	env $(MYPY_ENV) DJANGO_SETTINGS_MODULE=config.settings.base $(BIN)/python -m django messages
 
 format: install
 	$(BIN)/ruff format .

@@ -12,13 +12,15 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from assets import services
 from assets.models import Asset, AssetChunk
 from assets.progress import asset_progress
+from common.admin_errors import admin_message
 from common.domain import DomainError
 from organizations.admin_scoping import OrganizationScopedAdmin
 
@@ -28,13 +30,20 @@ READ_ONLY_FIELDS = (
     "error_details", "chunk_count", "embedding_provider", "uploader", "created_at",
     "updated_at", "processing_started_at", "completed_at",
 )  # fmt: skip
+# The ingestion's stages (assets/progress.py), as the admin names them.
+STAGE_LABELS = {
+    "extracting": gettext_lazy("extracting"),
+    "chunking": gettext_lazy("chunking"),
+    "embedding": gettext_lazy("embedding"),
+    "indexing": gettext_lazy("indexing"),
+}
 
 
 class AssetUploadForm(forms.ModelForm):
     """Add form: the upload runs in ``clean`` so that a refused file is a form error."""
 
     upload = forms.FileField(
-        help_text="PDF, DOCX, XLSX, PPTX, CSV, TXT, MD or HTML; 100 MiB at most."
+        help_text=gettext_lazy("PDF, DOCX, XLSX, PPTX, CSV, TXT, MD or HTML; 100 MiB at most.")
     )
     uploader: Any = None
 
@@ -51,7 +60,7 @@ class AssetUploadForm(forms.ModelForm):
                     organization=organization, uploader=self.uploader, uploaded=uploaded
                 )
             except DomainError as error:
-                raise forms.ValidationError({"upload": error.message}) from error
+                raise forms.ValidationError({"upload": admin_message(error)}) from error
         return cleaned
 
 
@@ -67,14 +76,22 @@ class AssetAdmin(OrganizationScopedAdmin):
     ordering = ("-created_at",)
 
     class Media:
-        # Polls the find response with the session while the asset is processed.
-        js = ("assets/admin/asset_progress.js",)
+        # Polls the find response with the session while the asset is processed; its texts
+        # come from Django's JavaScript catalog.
+        js = (reverse_lazy("javascript-catalog"), "assets/admin/asset_progress.js")
 
-    @admin.display(description="Progress")
+    @admin.display(description=gettext_lazy("Progress"))
     def progress_bar(self, obj: Asset) -> SafeString:
         progress = asset_progress(obj)
         percent = progress["percent"] if progress else None
-        label = f"{progress['stage']}: {progress['chunksDone']} chunks" if progress else obj.status
+        if progress:
+            done = progress["chunksDone"]
+            label = ngettext("%(stage)s: %(count)d chunk", "%(stage)s: %(count)d chunks", done) % {
+                "stage": STAGE_LABELS.get(progress["stage"], progress["stage"]),
+                "count": done,
+            }
+        else:
+            label = obj.get_status_display()
         return format_html(
             '<div id="asset-progress" data-url="{}" data-status="{}">'
             '<progress max="100"{}></progress> <span class="asset-progress-label">{}</span></div>',
@@ -109,7 +126,9 @@ class AssetAdmin(OrganizationScopedAdmin):
         obj.pk = result.asset.pk
         obj.refresh_from_db()
         if result.duplicate:
-            self.message_user(request, "Same content already uploaded: showing it.", messages.INFO)
+            self.message_user(
+                request, gettext("Same content already uploaded: showing it."), messages.INFO
+            )
 
     def delete_model(self, request: HttpRequest, obj: Asset) -> None:
         services.asset_delete(asset=obj)
@@ -127,7 +146,7 @@ class AssetChunkAdmin(OrganizationScopedAdmin):
     readonly_fields = ("asset", "organization", "index", "location", "text")
     exclude = ("embedding",)
 
-    @admin.display(description="Text")
+    @admin.display(description=gettext_lazy("Text"))
     def short_text(self, obj: AssetChunk) -> str:
         return obj.text[:120]
 

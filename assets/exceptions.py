@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import SuspiciousOperation
+from django.utils.translation import gettext_noop
 
 from common.domain import TooLarge, Unavailable, UnsupportedType
 
@@ -19,7 +20,7 @@ class StorageUnavailable(Unavailable):
 
     def __init__(self) -> None:
         super().__init__(
-            "The file storage is unavailable; retry shortly.",
+            gettext_noop("The file storage is unavailable; retry shortly."),
             retry_after=RETRY_AFTER_OUTAGE_SECONDS,
         )
 
@@ -29,7 +30,7 @@ class EmbeddingUnavailable(Unavailable):
 
     def __init__(self) -> None:
         super().__init__(
-            "The embedding service is unavailable; retry shortly.",
+            gettext_noop("The embedding service is unavailable; retry shortly."),
             retry_after=RETRY_AFTER_OUTAGE_SECONDS,
         )
 

@@ -14,14 +14,15 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
+from django.utils.translation import gettext_lazy
 from pgvector.django import HnswIndex, VectorField
 
 
 class AssetStatus(models.TextChoices):
-    UPLOADED = "UPLOADED", "Uploaded"
-    PROCESSING = "PROCESSING", "Processing"
-    COMPLETED = "COMPLETED", "Completed"
-    FAILED = "FAILED", "Failed"
+    UPLOADED = "UPLOADED", gettext_lazy("Uploaded")
+    PROCESSING = "PROCESSING", gettext_lazy("Processing")
+    COMPLETED = "COMPLETED", gettext_lazy("Completed")
+    FAILED = "FAILED", gettext_lazy("Failed")
 
 
 class Asset(models.Model):

@@ -12,6 +12,7 @@ from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
+from django.utils.translation import gettext, gettext_lazy
 
 from audit.models import AuditEvent
 from audit.services import record_event, verify_chain
@@ -27,7 +28,7 @@ from organizations.models import Membership, Organization, Role
 class ActorUserFilter(admin.SimpleListFilter):
     """By member: only the members of the staff user's organization are offered."""
 
-    title = "user"
+    title = gettext_lazy("user")
     parameter_name = "actor_user"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -44,7 +45,7 @@ class ActorUserFilter(admin.SimpleListFilter):
 class DocumentFilter(admin.SimpleListFilter):
     """By document: set from a document's "Audit events" link (`?object_id=` does the same)."""
 
-    title = "document"
+    title = gettext_lazy("document")
     parameter_name = "document"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -125,7 +126,7 @@ class AuditEventAdmin(OrganizationScopedAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Audit trail: hash chain check",
+            "title": gettext("Audit trail: hash chain check"),
             "results": results,
         }
         return TemplateResponse(request, "admin/audit/auditevent/chain_check.html", context)

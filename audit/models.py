@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Outcome(models.TextChoices):
-    ALLOWED = "allowed", "Allowed"
-    DENIED = "denied", "Denied"
+    ALLOWED = "allowed", gettext_lazy("Allowed")
+    DENIED = "denied", gettext_lazy("Denied")
 
 
 class AppendOnlyError(Exception):
@@ -36,10 +37,14 @@ class AuditEvent(models.Model):
         null=True,
         blank=True,
         related_name="audit_events",
-        help_text="Empty for attempts that could not be tied to an organization (unknown key).",
+        help_text=gettext_lazy(
+            "Empty for attempts that could not be tied to an organization (unknown key)."
+        ),
     )
     at = models.DateTimeField(db_index=True)
-    actor = models.CharField(max_length=255, help_text="User e-mail and API key prefix.")
+    actor = models.CharField(
+        max_length=255, help_text=gettext_lazy("User e-mail and API key prefix.")
+    )
     actor_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

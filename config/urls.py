@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from common.health import healthz
@@ -20,6 +21,10 @@ urlpatterns = [
     # Before the admin's own URLs, which would read "import" as an object id.
     path("admin/register/processingactivity/import/", include("register.admin_urls")),
     path("admin/", admin.site.urls),
+    # The admin's language switcher (`set_language`) and its scripts' translations; the
+    # language is negotiated only here and in the admin (common/locale.py).
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/catalog.js", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # internal network or token only
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from common.domain import Conflict, InvalidInput, LimitReached, NotFound, Unprocessable
 
 # How long a client should wait before claiming a job slot again.
@@ -70,7 +72,7 @@ class DocumentNotFound(NotFound):
     """No such document in the caller's organization."""
 
     def __init__(self) -> None:
-        super().__init__("Not found.")
+        super().__init__(gettext_noop("Not found."))
 
 
 class VersionNotFound(NotFound):
@@ -85,8 +87,12 @@ class UnknownClientCompany(InvalidInput):
 
     def __init__(self) -> None:
         super().__init__(
-            "The request is not valid.",
-            details={"clientCompanyId": ["No client company with this id in your organization."]},
+            gettext_noop("The request is not valid."),
+            details={
+                "clientCompanyId": [
+                    gettext_noop("No client company with this id in your organization.")
+                ]
+            },
         )
 
 

@@ -6,18 +6,19 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 
 class Status(models.TextChoices):
-    PROCESSING = "processing", "Processing"
-    COMPLETED = "completed", "Completed"
-    FAILED = "failed", "Failed"
+    PROCESSING = "processing", gettext_lazy("Processing")
+    COMPLETED = "completed", gettext_lazy("Completed")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class Stage(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    FINAL = "final", "Final"
+    DRAFT = "draft", gettext_lazy("Draft")
+    FINAL = "final", gettext_lazy("Final")
 
 
 class LegalDocument(models.Model):
@@ -51,7 +52,9 @@ class LegalDocument(models.Model):
         max_length=12, choices=Status.choices, default=Status.PROCESSING, db_index=True
     )
     stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.DRAFT)
-    version = models.PositiveIntegerField(default=0, help_text="0 until the first content.")
+    version = models.PositiveIntegerField(
+        default=0, help_text=gettext_lazy("0 until the first content.")
+    )
     provider = models.CharField(max_length=20, blank=True, default="")
     # The job a worker may complete: a redelivered or superseded task finds another id and
     # leaves the document alone (idempotency).
@@ -176,9 +179,9 @@ class DocumentIteration(models.Model):
 
 
 class PackageStatus(models.TextChoices):
-    PROCESSING = "processing", "Processing"
-    COMPLETED = "completed", "Completed"
-    FAILED = "failed", "Failed"
+    PROCESSING = "processing", gettext_lazy("Processing")
+    COMPLETED = "completed", gettext_lazy("Completed")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class DocumentationPackage(models.Model):

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from audit.services import Actor, record_event
 from common.domain import ContentTooLong
@@ -116,20 +117,20 @@ def validate_answer(question: Question, value: Any) -> Any:
     if kind == "boolean":
         value = _boolean_from_text(value) if isinstance(value, str) else value
         if not isinstance(value, bool):
-            raise AnswerError("Must be true or false (or the strings yes / no).")
+            raise AnswerError(gettext_noop("Must be true or false (or the strings yes / no)."))
         return value
     if kind == "text":
         if not isinstance(value, str):
-            raise AnswerError("Must be a string.")
+            raise AnswerError(gettext_noop("Must be a string."))
         if len(value) > MAX_TEXT_LENGTH:
             raise AnswerError(
                 f"At most {MAX_TEXT_LENGTH:,} characters are allowed (got {len(value):,}).",
                 code=CONTENT_TOO_LONG,
             )
         if not value.strip():
-            raise AnswerError("May not be blank; send null to clear the answer.")
+            raise AnswerError(gettext_noop("May not be blank; send null to clear the answer."))
         if "\x00" in value:  # PostgreSQL cannot store it, and no person typed it
-            raise AnswerError("May not contain NUL characters.")
+            raise AnswerError(gettext_noop("May not contain NUL characters."))
         return value
     if kind == "choice":
         if not isinstance(value, str) or value not in question.options:
@@ -139,7 +140,7 @@ def validate_answer(question: Question, value: Any) -> Any:
         if isinstance(value, str):
             value = _options_from_text(value, question.options)
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise AnswerError("Must be a list of options.")
+            raise AnswerError(gettext_noop("Must be a list of options."))
         unknown = [item for item in value if item not in question.options]
         if unknown:
             raise AnswerError(
@@ -148,11 +149,11 @@ def validate_answer(question: Question, value: Any) -> Any:
         return list(dict.fromkeys(value))  # duplicates dropped, order kept
     # date
     if not isinstance(value, str):
-        raise AnswerError("Must be an ISO date (YYYY-MM-DD).")
+        raise AnswerError(gettext_noop("Must be an ISO date (YYYY-MM-DD)."))
     try:
         return date.fromisoformat(value).isoformat()
     except ValueError:
-        raise AnswerError("Must be an ISO date (YYYY-MM-DD).") from None
+        raise AnswerError(gettext_noop("Must be an ISO date (YYYY-MM-DD).")) from None
 
 
 def validate_answers(

@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import JSONField, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 from organizations import services
 from organizations.admin_login import ThrottledAdminAuthenticationForm
@@ -88,12 +89,13 @@ class ApiKeyAdmin(OrganizationScopedAdmin):
         obj.prefix = issued.api_key.prefix
         messages.warning(
             request,
-            f"The new API key is {issued.raw_key} — copy it now, it will not be shown again.",
+            gettext("The new API key is %(key)s — copy it now, it will not be shown again.")
+            % {"key": issued.raw_key},
         )
 
     # Organization admins only: DPOs and auditors view keys but hold no change permission.
-    @admin.action(description="Revoke selected keys", permissions=["change"])
+    @admin.action(description=gettext_lazy("Revoke selected keys"), permissions=["change"])
     def revoke_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for api_key in queryset.select_related("membership__organization"):
             services.api_key_revoke(api_key=api_key, actor=admin_actor(request))
-        self.message_user(request, "Keys revoked.")
+        self.message_user(request, gettext("Keys revoked."))

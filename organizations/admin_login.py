@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
 from common.throttling import count_in_window, reset_window
 
@@ -34,7 +35,7 @@ def _counters(username: str, address: str) -> tuple[str, str]:
 class ThrottledAdminAuthenticationForm(AdminAuthenticationForm):
     error_messages = {
         **AdminAuthenticationForm.error_messages,
-        "throttled": (
+        "throttled": gettext_lazy(
             "Too many failed logins for this account or from this address. "
             "Try again in %(minutes)s minutes."
         ),

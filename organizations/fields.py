@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -119,8 +120,10 @@ class CompanyDetailsFormField(TextOrObjectFormField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault(
             "help_text",
-            'A text, or a JSON object such as {"address": "...", "dpo": {"name": "...",'
-            ' "email": "..."}}; other keys are shown as "key: value".',
+            gettext_lazy(
+                'A text, or a JSON object such as {"address": "...", "dpo": {"name": "...",'
+                ' "email": "..."}}; other keys are shown as "key: value".'
+            ),
         )
         super().__init__(api_field=company_details_field(), **kwargs)
 

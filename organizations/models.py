@@ -11,18 +11,19 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Plan(models.TextChoices):
-    FREE = "free", "Free"
-    BUSINESS = "business", "Business"
-    ENTERPRISE = "enterprise", "Enterprise"
+    FREE = "free", gettext_lazy("Free")
+    BUSINESS = "business", gettext_lazy("Business")
+    ENTERPRISE = "enterprise", gettext_lazy("Enterprise")
 
 
 class Role(models.TextChoices):
-    ADMIN = "admin", "Administrator"
-    DPO = "dpo", "Data Protection Officer"
-    AUDITOR = "auditor", "Auditor (read-only)"
+    ADMIN = "admin", gettext_lazy("Administrator")
+    DPO = "dpo", gettext_lazy("Data Protection Officer")
+    AUDITOR = "auditor", gettext_lazy("Auditor (read-only)")
 
 
 class Organization(models.Model):

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.utils.translation import gettext
 
 from audit.services import record_event
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor
@@ -39,7 +40,9 @@ class WebhookEndpointForm(forms.ModelForm):
         cleaned = super().clean() or {}
         organization = cleaned.get("organization")
         if organization is not None and not services.organization_has_webhooks(organization):
-            self.add_error("organization", "Webhooks need the business or enterprise plan.")
+            self.add_error(
+                "organization", gettext("Webhooks need the business or enterprise plan.")
+            )
         return cleaned
 
 
@@ -102,7 +105,8 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         )
         messages.warning(
             request,
-            f"Signing secret of {obj.url} (copy it now, it is not shown again): {secret}",
+            gettext("Signing secret of %(url)s (copy it now, it is not shown again): %(secret)s")
+            % {"url": obj.url, "secret": secret},
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from organizations.models import Organization
 from webhooks.endpoint_secrets import decrypt_secret, encrypt_secret
@@ -43,10 +44,10 @@ class WebhookEndpoint(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    SUCCEEDED = "succeeded", "Succeeded"
-    RETRYING = "retrying", "Failed, retry scheduled"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", gettext_lazy("Pending")
+    SUCCEEDED = "succeeded", gettext_lazy("Succeeded")
+    RETRYING = "retrying", gettext_lazy("Failed, retry scheduled")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class WebhookDelivery(models.Model):

@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "common.content_security.ContentSecurityPolicyMiddleware",
     "common.middleware.ApiErrorEnvelopeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The admin follows the user's language (after sessions, before common); the API stays English.
+    "common.locale.AdminLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,7 +123,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The admin's languages (docs: README "Admin languages"); the API answers in English only.
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+    ("it", "Italiano"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

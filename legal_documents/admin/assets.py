@@ -13,9 +13,11 @@ from django import forms
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy
 
 from assets.selectors import asset_search
 from audit.services import record_event
+from common.admin_errors import admin_message
 from common.domain import DomainError
 from organizations.admin_scoping import admin_actor, admin_organization
 
@@ -23,7 +25,7 @@ RESULTS = 10
 
 
 class AssetSearchForm(forms.Form):
-    q = forms.CharField(max_length=2000, label="Search your assets", strip=True)
+    q = forms.CharField(max_length=2000, label=gettext_lazy("Search your assets"), strip=True)
 
 
 def asset_search_view(model_admin: Any, request: HttpRequest) -> HttpResponse:
@@ -38,7 +40,7 @@ def asset_search_view(model_admin: Any, request: HttpRequest) -> HttpResponse:
         try:
             hits = asset_search(organization=organization, query=form.cleaned_data["q"], k=RESULTS)
         except DomainError as failure:
-            error = failure.message
+            error = admin_message(failure)
         record_event(
             organization=organization,
             actor=admin_actor(request),
@@ -49,7 +51,7 @@ def asset_search_view(model_admin: Any, request: HttpRequest) -> HttpResponse:
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.model._meta,
-        "title": "Search assets",
+        "title": gettext("Search assets"),
         "form": form,
         "hits": hits,
         "error": error,

@@ -18,6 +18,7 @@ from django.db.models import Count, QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
@@ -109,21 +110,26 @@ class LegalDocumentAdmin(
 
     # -- read-only fields ----------------------------------------------------------------
 
-    @admin.display(description="Iterations", ordering="iteration_total")
+    @admin.display(description=gettext_lazy("Iterations"), ordering="iteration_total")
     def iteration_count(self, document: LegalDocument) -> int:
         return getattr(document, "iteration_total", 0)
 
-    @admin.display(description="Hash chain")
+    @admin.display(description=gettext_lazy("Hash chain"))
     def chain_check(self, document: LegalDocument) -> str:
         check = verify_document_chain(document)
         if check.valid:
-            return f"valid ({check.versions} versions)"
-        return f"BROKEN at version {check.broken_at}: {check.reason}"
+            return ngettext(
+                "valid (%(count)d version)", "valid (%(count)d versions)", check.versions
+            ) % {"count": check.versions}
+        return gettext("BROKEN at version %(version)s: %(reason)s") % {
+            "version": check.broken_at,
+            "reason": check.reason,
+        }
 
-    @admin.display(description="Export")
+    @admin.display(description=gettext_lazy("Export"))
     def export_links(self, document: LegalDocument) -> str:
         if not document.has_content:
-            return "no content yet"
+            return gettext("no content yet")
         return format_html_join(
             " ",
             '<a class="button export-link" href="{}" data-format="{}">{}</a>',
@@ -137,11 +143,15 @@ class LegalDocumentAdmin(
             ),
         )
 
-    @admin.display(description="Content (Markdown)")
+    @admin.display(description=gettext_lazy("Content (Markdown)"))
     def content_preview(self, document: LegalDocument) -> str:
         text = document.content_markdown
         if len(text) > PREVIEW_CHARACTERS:
-            text = text[:PREVIEW_CHARACTERS] + "\n… (export the document for the full text)"
+            text = (
+                text[:PREVIEW_CHARACTERS]
+                + "\n… "
+                + gettext("(export the document for the full text)")
+            )
         return format_html('<pre class="content-preview">{}</pre>', text)
 
     # -- the change page: panels, audited reads, refused saves -------------------------------
@@ -192,7 +202,7 @@ class LegalDocumentAdmin(
     ) -> HttpResponse:
         document = self._scoped_or_404(request, object_id)
         if request.method != "GET":
-            raise PermissionDenied("History is read-only.")
+            raise PermissionDenied(gettext("History is read-only."))
         audit_admin_event(request, document, "read", view="history", historyId=version_id)
         return super().history_form_view(request, object_id, version_id, extra_context)
 
@@ -229,7 +239,8 @@ class LegalDocumentAdmin(
 
     # A read (like the export buttons): every role that views documents, auditors included.
     @admin.action(
-        description="Export selected documents (ZIP of Markdown and PDF)", permissions=["view"]
+        description=gettext_lazy("Export selected documents (ZIP of Markdown and PDF)"),
+        permissions=["view"],
     )
     def export_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         buffer = io.BytesIO()
@@ -247,7 +258,7 @@ class LegalDocumentAdmin(
                 )  # fmt: skip
                 exported_count += 1
         if not exported_count:
-            self.message_user(request, "None of the selected documents has content yet.")
+            self.message_user(request, gettext("None of the selected documents has content yet."))
             return None
         response = HttpResponse(buffer.getvalue(), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="legal-documents.zip"'
@@ -289,12 +300,12 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
             "legal_documents.add_documentationpackage"
         )
 
-    @admin.display(description="File")
+    @admin.display(description=gettext_lazy("File"))
     def download_link(self, package: DocumentationPackage) -> str:
         if package.status != "completed":
             return "—"
         url = reverse("admin:legal_documents_documentationpackage_download", args=[package.pk])
-        return format_html('<a class="button" href="{}">Download ZIP</a>', url)
+        return format_html('<a class="button" href="{}">{}</a>', url, gettext("Download ZIP"))
 
     def get_urls(self) -> list[URLPattern]:
         download = path(
@@ -308,7 +319,7 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
         """The package's ZIP (streamed), audit-logged like the API's download."""
         package = self.get_queryset(request).filter(pk=object_id).first()
         if package is None:
-            raise Http404("No such package in your organization.")
+            raise Http404(gettext("No such package in your organization."))
         if not self.has_view_permission(request, package):
             raise PermissionDenied
         try:
@@ -331,7 +342,10 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
             stream, as_attachment=True, filename=filename, content_type="application/zip"
         )
 
-    @admin.action(description="Rebuild selected packages (same filters)", permissions=["rebuild"])
+    @admin.action(
+        description=gettext_lazy("Rebuild selected packages (same filters)"),
+        permissions=["rebuild"],
+    )
     def rebuild_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         for package in queryset.select_related("organization"):
             try:
@@ -344,4 +358,4 @@ class DocumentationPackageAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
             except DomainError as error:  # PACKAGE_LIMIT: the organization builds enough now
                 report_domain_error(request, error, level=messages.WARNING)
                 break
-        self.message_user(request, "Packages requested; they are built in the background.")
+        self.message_user(request, gettext("Packages requested; they are built in the background."))

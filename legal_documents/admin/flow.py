@@ -15,11 +15,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from audit.models import Outcome
 from audit.services import record_event
-from common.admin_errors import report_domain_error
+from common.admin_errors import admin_message, report_domain_error
 from common.domain import DomainError, InvalidInput
 from gdpr.composition import completeness_report
 from legal_documents.admin.forms import (
@@ -55,6 +56,9 @@ def status_payload(document: LegalDocument) -> dict[str, Any]:
     return {
         "status": document.status,
         "stage": document.stage,
+        # In the admin user's language (the codes above drive the page's logic).
+        "statusLabel": document.get_status_display(),
+        "stageLabel": document.get_stage_display(),
         "version": document.version,
         "errorCode": document.error_code or None,
         "errorMessage": document.error_message or None,
@@ -99,12 +103,12 @@ class DocumentFlowAdminMixin:
             object_id=document.pk if document else "",
             details={"via": "admin"},
         )
-        raise PermissionDenied("Your role may not change documents.")
+        raise PermissionDenied(gettext("Your role may not change documents."))
 
     def _scoped(self, request: HttpRequest, object_id: str) -> LegalDocument:
         document = self.get_queryset(request).filter(pk=object_id).first()
         if document is None:
-            raise Http404("No such document in your organization.")
+            raise Http404(gettext("No such document in your organization."))
         return document
 
     # -- urls ----------------------------------------------------------------------------------
@@ -138,7 +142,11 @@ class DocumentFlowAdminMixin:
             return TemplateResponse(
                 request,
                 "admin/legal_documents/legaldocument/choose_type.html",
-                {**context, "title": "Add legal document: choose its type", "types": types},
+                {
+                    **context,
+                    "title": gettext("Add legal document: choose its type"),
+                    "types": types,
+                },
             )
         spec = get_document_type(type_name)
         form = DocumentInputForm(
@@ -149,12 +157,20 @@ class DocumentFlowAdminMixin:
         if request.method == "POST" and form.is_valid():
             document = self._create(request, form)
             if document is not None:
-                messages.success(request, f"{spec.title} created; it is being generated.")
+                messages.success(
+                    request,
+                    gettext("%(title)s created; it is being generated.") % {"title": spec.title},
+                )
                 return HttpResponseRedirect(_change_url(document))
         return TemplateResponse(
             request,
             "admin/legal_documents/legaldocument/add_document.html",
-            {**context, "title": f"Add {spec.title}", "spec": spec, "form": form},
+            {
+                **context,
+                "title": gettext("Add %(title)s") % {"title": spec.title},
+                "spec": spec,
+                "form": form,
+            },
         )
 
     def _create(self, request: HttpRequest, form: DocumentInputForm) -> LegalDocument | None:
@@ -171,7 +187,7 @@ class DocumentFlowAdminMixin:
                 actor=admin_actor(request),
             )
         except DomainError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, admin_message(error))
             if error.details:
                 form.add_api_errors(error.details)
             return None
@@ -234,7 +250,7 @@ class DocumentFlowAdminMixin:
         }
         handler = handlers.get(step)
         if handler is None:
-            raise Http404(f"Unknown step {step!r}.")
+            raise Http404(gettext("Unknown step %(step)r.") % {"step": step})
         try:
             return handler(request, document)
         except DomainError as error:
@@ -252,31 +268,41 @@ class DocumentFlowAdminMixin:
                     flow.document_finalize(
                         document=document, finalize_answers=validated, actor=admin_actor(request)
                     )
-                    messages.success(request, "Answers saved; the final document is generated.")
+                    messages.success(
+                        request, gettext("Answers saved; the final document is generated.")
+                    )
                     return HttpResponseRedirect(_change_url(document))
                 if pairs:
                     questionnaire_answer(document=document, pairs=pairs, actor=admin_actor(request))
-                messages.success(request, f"{len(pairs)} answer(s) saved.")
+                messages.success(
+                    request,
+                    ngettext("%(count)d answer saved.", "%(count)d answers saved.", len(pairs))
+                    % {"count": len(pairs)},
+                )
                 return HttpResponseRedirect(_change_url(document))
             except InvalidInput as error:
                 if error.code != "VALIDATION_ERROR" or not error.details:
                     raise
                 form.add_api_errors(error.details)
-        messages.error(request, "Some answers are not valid; see the questionnaire.")
+        messages.error(request, gettext("Some answers are not valid; see the questionnaire."))
         # Shown again with its errors: rendered as a page view, never as a save of the model.
         request.method = "GET"
         return self.change_view(request, str(document.pk), extra_context={"questionnaire": form})
 
     def _draft(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
         flow.document_draft(document=document, actor=admin_actor(request))
-        messages.success(request, "The draft is regenerated with the answers.")
+        messages.success(request, gettext("The draft is regenerated with the answers."))
         return HttpResponseRedirect(_change_url(document))
 
     def _finalize(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
         form = FinalizeQuestionsForm(request.POST, stored=document.finalize_questions or [])
         if not form.is_valid():
             problems = "; ".join(str(error) for errors in form.errors.values() for error in errors)
-            messages.error(request, f"The final document was not generated: {problems}")
+            messages.error(
+                request,
+                gettext("The final document was not generated: %(problems)s")
+                % {"problems": problems},
+            )
             return HttpResponseRedirect(_change_url(document))
         flow.document_finalize(
             document=document,
@@ -285,16 +311,18 @@ class DocumentFlowAdminMixin:
             finalize_questions=form.pairs() if form.has_rows_posted() else None,
             actor=admin_actor(request),
         )
-        messages.success(request, "The final document is generated with the stored answers.")
+        messages.success(
+            request, gettext("The final document is generated with the stored answers.")
+        )
         return HttpResponseRedirect(_change_url(document))
 
     def _iterate(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
         form = IterateForm(request.POST)
         if not form.is_valid():
-            messages.error(request, "Write an instruction of at most 10,000 characters.")
+            messages.error(request, gettext("Write an instruction of at most 10,000 characters."))
             return HttpResponseRedirect(_change_url(document))
         flow.document_iterate(
             document=document, message=form.cleaned_data["message"], actor=admin_actor(request)
         )
-        messages.success(request, "The instruction is being applied.")
+        messages.success(request, gettext("The instruction is being applied."))
         return HttpResponseRedirect(_change_url(document))

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from rest_framework import serializers
 
 from common.fields import MAX_TEXT_LENGTH
@@ -26,7 +27,12 @@ from organizations.models import ClientCompany, Organization
 CLIENT_COMPANY_FIELD = "clientCompanyId"
 ROW_SEPARATOR = "|"
 LIST_SEPARATOR = ";"
-_NULL_BOOLEAN_CHOICES = [("", "Unknown"), ("true", "Yes"), ("false", "No")]
+TEXT_OR_OBJECT_HINT = gettext_noop('A text, or a JSON object {"key": "value", ...}.')
+_NULL_BOOLEAN_CHOICES = [
+    ("", gettext_lazy("Unknown")),
+    ("true", gettext_lazy("Yes")),
+    ("false", gettext_lazy("No")),
+]
 
 
 def humanize(name: str) -> str:
@@ -55,17 +61,19 @@ def _form_field(
         companies = ClientCompany.objects.filter(organization=organization).order_by("name")
         return forms.ModelChoiceField(
             queryset=companies,
-            empty_label="— none: give the company name below —",
-            **{**common, "label": "Client company"},
+            empty_label=gettext("— none: give the company name below —"),
+            **{**common, "label": gettext("Client company")},
         )
     if isinstance(field, StringOrObjectField):
         # A plain text, or a JSON object when it starts with "{" (validated by the API field).
-        hint = (help_text + ' A text, or a JSON object {"key": "value", ...}.').strip()
+        hint = f"{help_text} {gettext(TEXT_OR_OBJECT_HINT)}".strip()
         return TextOrObjectFormField(api_field=field, **{**common, "help_text": hint})
     if isinstance(field, serializers.Serializer):
         # An object input (e.g. `breach`, `processor`): one "key: value" per line.
         keys = ", ".join(field.fields)
-        hint = f"One per line: key: value (lists separated by {LIST_SEPARATOR!r}). Keys: {keys}."
+        hint = gettext(
+            "One per line: key: value (lists separated by %(separator)r). Keys: %(keys)s."
+        ) % {"separator": LIST_SEPARATOR, "keys": keys}
         return forms.CharField(
             widget=forms.Textarea(attrs={"rows": 4}), **{**common, "help_text": hint}
         )
@@ -73,7 +81,9 @@ def _form_field(
         field.child, serializers.Serializer
     ):
         columns = _row_columns(field.child)
-        hint = f"One per line: {f' {ROW_SEPARATOR} '.join(humanize(col) for col in columns)}."
+        hint = gettext("One per line: %(columns)s.") % {
+            "columns": f" {ROW_SEPARATOR} ".join(humanize(col) for col in columns)
+        }
         for column, child_field in field.child.fields.items():
             if isinstance(child_field, serializers.ChoiceField):
                 hint += f" {humanize(column)}: {', '.join(_choice_values(child_field))}."
@@ -85,9 +95,10 @@ def _form_field(
             return forms.MultipleChoiceField(
                 choices=choices, widget=forms.CheckboxSelectMultiple, **common
             )
+        one_per_line = gettext("One per line.")  # not inside the f-string: xgettext skips those
         return forms.CharField(
             widget=forms.Textarea(attrs={"rows": 3}),
-            **{**common, "help_text": (help_text + " One per line.").strip()},
+            **{**common, "help_text": f"{help_text} {one_per_line}".strip()},
         )
     if isinstance(field, serializers.BooleanField):
         return forms.TypedChoiceField(
@@ -106,7 +117,7 @@ def _form_field(
         return forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), **common)
     if isinstance(field, serializers.CharField):
         return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), **common)
-    return forms.JSONField(**{**common, "help_text": (help_text + " JSON.").strip()})
+    return forms.JSONField(**{**common, "help_text": f"{help_text} JSON.".strip()})
 
 
 class DocumentInputForm(forms.Form):
@@ -171,7 +182,8 @@ class DocumentInputForm(forms.Form):
         for name, messages in details.items():
             target = name if name in self.fields else None
             for message in _flatten(messages):
-                self.add_error(target, message if target else f"{name}: {message}")
+                text = _translated(message)
+                self.add_error(target, text if target else f"{name}: {text}")
 
 
 def _object_value(field: serializers.Serializer, text: str) -> dict[str, Any] | None:
@@ -193,6 +205,12 @@ def _object_value(field: serializers.Serializer, text: str) -> dict[str, Any] | 
     return found or None
 
 
+def _translated(message: str) -> str:
+    """An API error message in the admin's language when the catalog has it (static ones,
+    marked with `gettext_noop` where raised); DRF translates its own messages itself."""
+    return gettext(message) if message else message
+
+
 def _flatten(messages: Any) -> list[str]:
     if isinstance(messages, Mapping):
         return [f"{key}: {text}" for key, value in messages.items() for text in _flatten(value)]
@@ -211,11 +229,13 @@ def _question_field(question: Question) -> forms.Field:
     options = [(option, option) for option in question.options]
     if question.answer_type == "boolean":
         return forms.TypedChoiceField(
-            choices=[("", "Not answered"), ("true", "Yes"), ("false", "No")],
+            choices=[
+                ("", gettext("Not answered")), ("true", gettext("Yes")), ("false", gettext("No")),
+            ],
             coerce=lambda value: value == "true", empty_value=None, **common,
         )  # fmt: skip
     if question.answer_type == "choice":
-        return forms.ChoiceField(choices=[("", "Not answered"), *options], **common)
+        return forms.ChoiceField(choices=[("", gettext("Not answered")), *options], **common)
     if question.answer_type == "multiChoice":
         return forms.MultipleChoiceField(
             choices=options, widget=forms.CheckboxSelectMultiple, **common
@@ -298,7 +318,7 @@ class QuestionnaireForm(forms.Form):
         for question_id, messages in details.items():
             target = question_id if question_id in self.fields else None
             for message in _flatten(messages):
-                self.add_error(target, message)
+                self.add_error(target, _translated(message))
 
 
 class FinalizeQuestionsForm(forms.Form):
@@ -325,11 +345,12 @@ class FinalizeQuestionsForm(forms.Form):
             pair = stored[index] if index < len(stored) else {}
             self.fields[f"question_{index}"] = forms.CharField(
                 required=False, max_length=MAX_TEXT_LENGTH, initial=pair.get("question"),
-                label=f"Question {index + 1}", widget=forms.Textarea(attrs={"rows": 2}),
+                label=gettext("Question %(number)d") % {"number": index + 1},
+                widget=forms.Textarea(attrs={"rows": 2}),
             )  # fmt: skip
             self.fields[f"answer_{index}"] = forms.CharField(
                 required=False, max_length=MAX_TEXT_LENGTH, initial=pair.get("answer"),
-                label="Answer", widget=forms.Textarea(attrs={"rows": 2}),
+                label=gettext("Answer"), widget=forms.Textarea(attrs={"rows": 2}),
             )  # fmt: skip
         self.row_count = count
 
@@ -343,9 +364,9 @@ class FinalizeQuestionsForm(forms.Form):
             question = (cleaned.get(f"question_{index}") or "").strip()
             answer = (cleaned.get(f"answer_{index}") or "").strip()
             if question and not answer:
-                self.add_error(f"answer_{index}", "This question needs its answer.")
+                self.add_error(f"answer_{index}", gettext("This question needs its answer."))
             if answer and not question:
-                self.add_error(f"question_{index}", "This answer needs its question.")
+                self.add_error(f"question_{index}", gettext("This answer needs its question."))
         return cleaned
 
     def has_rows_posted(self) -> bool:
@@ -366,6 +387,8 @@ class FinalizeQuestionsForm(forms.Form):
 class IterateForm(forms.Form):
     message = forms.CharField(
         max_length=10_000,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "E.g. Shorten the risk section."}),
-        label="Instruction",
+        widget=forms.Textarea(
+            attrs={"rows": 3, "placeholder": gettext_lazy("E.g. Shorten the risk section.")}
+        ),
+        label=gettext_lazy("Instruction"),
     )

@@ -59,3 +59,7 @@ class BreachNotificationInputSerializer(DocumentInputSerializer):
     actingAsProcessor = flag()  # noqa: N815
     controllerName = TextField()  # noqa: N815
     supervisoryAuthority = TextField()  # noqa: N815
+    # Without supervisoryAuthority these name the competent one (gdpr/authorities.py);
+    # companyDetails' country/address serves when they are absent.
+    country = TextField(help_text="Country of the controller's establishment (EEA name or code).")
+    region = TextField(help_text="Region: in Germany the Land, whose authority is competent.")

@@ -6,6 +6,8 @@ their `ExportMeta`. Used by the export endpoint, the inspection packages and the
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from gdpr.doctypes.registry import get_document_type
 from legal_documents.exceptions import (
     DocumentHasNoContent,
@@ -81,7 +83,7 @@ def legal_document_export(
         markdown, meta = version.content_markdown, export_meta(document, version)
     elif not document.has_content:
         raise DocumentHasNoContent(
-            "The document has no content yet; export it once it is completed."
+            gettext_noop("The document has no content yet; export it once it is completed.")
         )
     else:
         markdown, meta = document.content_markdown, export_meta(document)

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from audit.services import Actor, record_event
 from gdpr.composition import ensure_checklist
@@ -53,7 +54,9 @@ def _lock_idle(document: LegalDocument) -> LegalDocument:
         .get(pk=document.pk)
     )
     if locked.status == Status.PROCESSING:
-        raise DocumentBusy("The document is being processed; retry once it is completed or failed.")
+        raise DocumentBusy(
+            gettext_noop("The document is being processed; retry once it is completed or failed.")
+        )
     return locked
 
 
@@ -130,7 +133,7 @@ def document_iterate(*, document: LegalDocument, message: str, actor: Actor) -> 
     """
     locked = _lock_idle(document)
     if not locked.has_content:
-        raise DocumentHasNoContent("The document has no content to edit yet.")
+        raise DocumentHasNoContent(gettext_noop("The document has no content to edit yet."))
     count = DocumentIteration.objects.filter(document=locked).count()
     if count >= MAX_ITERATIONS:
         raise IterationLimitReached(iterations=count, limit=MAX_ITERATIONS)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from audit.services import Actor, record_event
 from common.domain import ContentTooLong
@@ -78,10 +79,12 @@ def legal_document_manual_edit(
             raise DocumentNotFound()
         if document.status == Status.PROCESSING:
             raise DocumentBusy(
-                "The document is being processed; edit it once the job has finished."
+                gettext_noop("The document is being processed; edit it once the job has finished.")
             )
         if not document.has_content:
-            raise DocumentHasNoContent("The document has no content yet; generate it first.")
+            raise DocumentHasNoContent(
+                gettext_noop("The document has no content yet; generate it first.")
+            )
         before = present_items(document, document.content_markdown)
         jobs.set_content(document, markdown)
         document.status = Status.COMPLETED

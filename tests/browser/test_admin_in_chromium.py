@@ -63,12 +63,12 @@ def test_a_dpo_creates_answers_finalizes_and_downloads_a_dpia_as_pdf(
     page.fill("textarea[name=minimisationPlan]", "Drop the visitors' birth dates.")
     page.screenshot(path=screenshots / "dpo-3-questionnaire.png", full_page=True)
     page.click("input[name=_save]")
-    expect(page.locator("ul.messagelist")).to_contain_text("3 answer(s) saved")
+    expect(page.locator("ul.messagelist")).to_contain_text("3 answers saved")
 
     page.click("input[name=_finalize][value=Finalize]")
     expect(page.locator("ul.messagelist")).to_contain_text("final document is generated")
     wait_until_completed(page)
-    expect(page.locator("#document-status .stage-value")).to_have_text("final")
+    expect(page.locator("#document-status .stage-value")).to_have_text("Final")
     expect(page.locator("#completeness")).to_contain_text("Art. 35(7)(a)")
     preview = page.frame_locator("iframe.preview")
     expect(preview.locator("body")).to_contain_text("Favourable with reservations")
@@ -163,13 +163,13 @@ def test_the_status_line_follows_a_running_job_without_a_reload(page, admin_serv
     log_in(page, admin_server, admin_user(dpo.membership))
     change = reverse("admin:legal_documents_legaldocument_change", args=[document.pk])
     page.goto(admin_server.url + change)
-    expect(page.locator("#document-status .status-value")).to_have_text("processing")
+    expect(page.locator("#document-status .status-value")).to_have_text("Processing")
     page.screenshot(path=screenshots / "dpo-5-processing.png")
     page.evaluate("window.loadedOnce = true")  # gone if the page reloads
 
     # What a worker's completion writes; the page learns it from its poll, not a reload.
     LegalDocument.objects.filter(pk=document.pk).update(status="completed", version=7)
-    expect(page.locator("#document-status .status-value")).to_have_text("completed")
+    expect(page.locator("#document-status .status-value")).to_have_text("Completed")
     expect(page.locator("#document-status .version-value")).to_have_text("7")
     expect(page.locator("#status-reload .reload-link")).to_be_visible()
     assert page.evaluate("window.loadedOnce") is True
@@ -201,3 +201,17 @@ def test_the_admin_pages_run_under_the_content_security_policy(page, admin_serve
     page.screenshot(path=screenshots / "csp-document-page.png", full_page=True)
     refused = [text for text in violations if "Content Security Policy" in text]
     assert refused == []
+
+
+def test_the_language_switcher_turns_the_admin_german_at_once(page, admin_server, screenshots):
+    dpo = admin_user(make_caller(Role.DPO).membership)
+    log_in(page, admin_server, dpo)
+    page.goto(admin_server.url + reverse("admin:index"))
+    # The script submits on change; the button is only for pages without script.
+    expect(page.locator(".language-switcher-submit")).to_be_hidden()
+    page.select_option("#language-select", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de", timeout=TIMEOUT_MS)
+    expect(page.locator("#content")).to_contain_text("Rechtsdokumente")
+    page.screenshot(path=screenshots / "admin-in-german.png", full_page=True)
+    page.goto(admin_server.url + reverse("admin:legal_documents_legaldocument_add"))
+    expect(page.locator("#content")).to_contain_text("Wählen Sie den Dokumenttyp")

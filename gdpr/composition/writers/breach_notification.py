@@ -11,6 +11,7 @@ from gdpr.composition.assessments.breach_deadline import (
     notification_deadline,
 )
 from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
+from gdpr.composition.authority import authority_block, authority_name
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
@@ -69,7 +70,7 @@ def write_deadline(context: CompositionContext) -> str:
     deadline = assessment.deadline
     if deadline is None:
         return marker("when the controller became aware of the breach (discoveredAt, UTC)")
-    authority = context.inline("supervisoryAuthority") or "the competent supervisory authority"
+    authority = context.inline("supervisoryAuthority") or authority_name(context)
     facts = (
         f"The controller became aware of the breach at **{iso_z(deadline.aware_at)}**. The"
         f" notification to {authority} is due without undue delay and at the latest by"
@@ -102,7 +103,7 @@ def write_deadline(context: CompositionContext) -> str:
             f"At {iso_z(deadline.now)}, {deadline.hours_remaining:.0f} hours remain before the"
             " deadline."
         )
-    return join_blocks(facts, status)
+    return join_blocks(facts, authority_block(context), status)
 
 
 def write_processor_notification(context: CompositionContext) -> str:

@@ -6,16 +6,42 @@
 (function () {
   const WAITING = ["UPLOADED", "PROCESSING"];
 
+  // Texts through Django's JavaScript catalog (/i18n/catalog.js, loaded before this file).
+  const STATUS_LABELS = {
+    UPLOADED: gettext("Uploaded"),
+    PROCESSING: gettext("Processing"),
+    COMPLETED: gettext("Completed"),
+    FAILED: gettext("Failed"),
+  };
+  const STAGE_LABELS = {
+    extracting: gettext("extracting"),
+    chunking: gettext("chunking"),
+    embedding: gettext("embedding"),
+    indexing: gettext("indexing"),
+  };
+
+  function format(text, values) {
+    return interpolate(text, values, true);
+  }
+
   function describe(body) {
     const progress = body.progress;
-    if (body.status === "FAILED") return "Failed" + (body.error ? ": " + body.error.message : "");
-    if (!progress) return body.status === "UPLOADED" ? "Waiting for a worker" : body.status;
-    let text = `${progress.stage}: ${progress.chunksDone}`;
-    if (progress.chunksTotal !== null) text += ` of ${progress.chunksTotal}`;
-    text += " chunks";
+    if (body.status === "FAILED") {
+      // The reason is the API's message (English, as the API's contract says).
+      return body.error ? format(gettext("Failed: %(reason)s"), { reason: body.error.message }) : STATUS_LABELS.FAILED;
+    }
+    if (!progress) return body.status === "UPLOADED" ? gettext("Waiting for a worker") : STATUS_LABELS[body.status] || body.status;
+    const values = {
+      stage: STAGE_LABELS[progress.stage] || progress.stage,
+      done: progress.chunksDone,
+      total: progress.chunksTotal,
+    };
+    let text = progress.chunksTotal !== null
+      ? format(gettext("%(stage)s: %(done)s of %(total)s chunks"), values)
+      : format(gettext("%(stage)s: %(done)s chunks"), values);
     if (progress.percent !== null) text += ` (${progress.percent} %)`;
     if (progress.etaSeconds !== null && body.status === "PROCESSING") {
-      text += `, about ${progress.etaSeconds} s left`;
+      text += format(gettext(", about %(seconds)s s left"), { seconds: progress.etaSeconds });
     }
     return text;
   }

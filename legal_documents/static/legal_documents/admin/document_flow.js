@@ -1,4 +1,5 @@
 // The legal document change page: conditional questions and a live status line.
+// Texts through Django's JavaScript catalog (`gettext`, `interpolate`: /i18n/catalog.js).
 "use strict";
 
 (function () {
@@ -42,8 +43,8 @@
       } catch (error) {
         return; // a missed poll is retried at the next tick
       }
-      line.querySelector(".status-value").textContent = payload.status;
-      line.querySelector(".stage-value").textContent = payload.stage;
+      line.querySelector(".status-value").textContent = payload.statusLabel;
+      line.querySelector(".stage-value").textContent = payload.stageLabel;
       line.querySelector(".version-value").textContent = payload.version;
       line.querySelector(".error-value").textContent = payload.errorCode
         ? `· ${payload.errorCode}: ${payload.errorMessage}`
@@ -54,7 +55,8 @@
         window.clearInterval(timer);
         const reload = document.getElementById("status-reload");
         reload.hidden = false;
-        reload.firstChild.textContent = `Done: version ${payload.version} is ${payload.status}. `;
+        const done = gettext("Done: version %(version)s is %(status)s.");
+        reload.firstChild.textContent = `${interpolate(done, { version: payload.version, status: payload.statusLabel }, true)} `;
         reload.querySelector(".reload-link").hidden = false;
       }
     }, interval);
