@@ -13,6 +13,8 @@ api_patterns = [
     path("", include("webhooks.urls")),
     path("", include("legal_documents.urls")),
     path("", include("assets.urls")),
+    path("", include("register.urls")),
+    path("", include("compliance.urls")),
 ]
 
 urlpatterns = [
