@@ -6,7 +6,7 @@ from compliance.views import RegisterReportViewSet
 urlpatterns = [
     re_path(
         r"^compliance/register-report/?$",
-        RegisterReportViewSet.as_view({"get": "list"}),
+        RegisterReportViewSet.as_view({"get": "report"}),
         name="register-report",
     ),
 ]

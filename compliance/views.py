@@ -44,7 +44,7 @@ class RegisterReportViewSet(OrganizationScopedViewSet):
         " an Art. 9(2) condition, consent without withdrawal, breach open past 72 hours), most"
         " severe first, each with the article, the objects involved and a suggested action.",
     )
-    def list(self, request: Request) -> Response:
+    def report(self, request: Request) -> Response:
         filters = ReportFiltersSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         now = timezone.now()

@@ -58,7 +58,7 @@ def _basis_schema(codes: tuple[str, ...], example: str) -> dict[str, Any]:
 class LegalBasisEntryField(serializers.Field):
     """One legal basis: text naming it (or a code), or `{code, wording}`."""
 
-    default_error_messages = {"invalid": "Expected a text or an object {code, wording}."}
+    default_error_messages = {"invalid": "Expected a text or an object {{code, wording}}."}
     allowed_codes: tuple[str, ...] = (*LEGAL_BASES, *ART_9_CODES)
 
     def to_internal_value(self, data: Any) -> dict[str, str]:
