@@ -124,12 +124,14 @@ def processors_without_dpa(facts: RegisterFacts) -> Iterable[ReportItem]:
 
 
 def transfers_without_mechanism(facts: RegisterFacts) -> Iterable[ReportItem]:
-    vendors = {v.pk: v for v in facts.vendors}
-    activities = {a.pk: a for a in facts.activities}
+    vendors: dict[Any, Vendor] = {v.pk: v for v in facts.vendors}
+    activities: dict[Any, ProcessingActivity] = {a.pk: a for a in facts.activities}
     for transfer in facts.transfers:
         if transfer.mechanism:
             continue
-        owner = vendors.get(transfer.vendor_id) or activities.get(transfer.activity_id)
+        owner: Vendor | ProcessingActivity | None = vendors.get(
+            transfer.vendor_id
+        ) or activities.get(transfer.activity_id)
         owner_object = (
             _vendor(owner) if isinstance(owner, Vendor)
             else _activity(owner) if owner is not None else None
@@ -157,7 +159,7 @@ def _normalised(text: str) -> str:
 
 
 def _retention_texts(entries: Iterable[Any]) -> list[str]:
-    texts = []
+    texts: list[str] = []
     for entry in entries:
         if isinstance(entry, Mapping):
             texts.extend(str(entry[k]) for k in ("period", "criteria") if entry.get(k))
@@ -295,7 +297,8 @@ def consent_without_withdrawal(facts: RegisterFacts) -> Iterable[ReportItem]:
 
 def _breach_awareness(document: LegalDocument) -> datetime | None:
     inputs = document.inputs or {}
-    breach = inputs.get("breach") if isinstance(inputs.get("breach"), Mapping) else {}
+    given = inputs.get("breach")
+    breach: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     for value in (inputs.get("awareAt"), inputs.get("discoveredAt"), breach.get("discoveredAt")):
         if isinstance(value, str) and value.strip():
             try:

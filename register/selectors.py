@@ -78,7 +78,7 @@ def activity_sensitive_data(activity: ProcessingActivity) -> SensitiveData:
     return sensitive_data(_context(activity))
 
 
-def _search(queryset: QuerySet, filters: Mapping[str, Any], *fields: str) -> QuerySet:
+def _search(queryset: QuerySet[Any], filters: Mapping[str, Any], *fields: str) -> QuerySet[Any]:
     text = (filters.get("search") or "").strip()
     if text:
         query = Q()
