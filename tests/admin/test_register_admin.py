@@ -160,3 +160,17 @@ def test_the_report_page_links_each_object(dpo_staff):
 
     assert reverse("admin:register_processingactivity_change", args=[cctv.pk]) in page
     assert "Art. 35(1)" in page
+
+
+def test_a_bulk_delete_goes_through_the_service_for_each_row(dpo_staff):
+    vendors = [VendorFactory(organization=dpo_staff.organization) for _ in range(2)]
+    changelist = reverse("admin:register_vendor_changelist")
+
+    dpo_staff.client.post(
+        changelist,
+        {"action": "delete_selected", "_selected_action": [str(v.pk) for v in vendors],
+         "post": "yes"},
+    )  # fmt: skip
+
+    assert not Vendor.objects.exists()
+    assert AuditEvent.objects.filter(action="vendor.deleted").count() == 2
