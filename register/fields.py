@@ -15,26 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.gdpr_inputs import MAX_LIST_LENGTH, LegalBasisField, SafeguardField, TextField
-from gdpr.composition.recognition import (
-    ART_9_CONDITIONS,
-    LEGAL_BASES,
-    recognise_legal_basis,
-)
-
-ART_9_CODES = tuple(f"art-9-2-{letter}" for letter in ART_9_CONDITIONS)
-
-
-def basis_entry(wording: str, *, code: str = "") -> dict[str, str]:
-    """`{code, wording}` for a wording (the code recognised from it unless given)."""
-    if not code:
-        found = recognise_legal_basis(wording)
-        if found is not None and found.codes:
-            code = found.codes[0]
-        elif found is not None and found.conditions:
-            code = f"art-9-2-{found.conditions[0]}"
-    if not wording and code.startswith("art-9-2-"):
-        wording = f"Art. 9(2)({code[-1]})"
-    return {"code": code, "wording": wording or code}
+from gdpr.composition.recognition import LEGAL_BASES
+from register.bases import ART_9_CODES, basis_entry
 
 
 def _basis_schema(codes: tuple[str, ...], example: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from django.db.models import F
 from audit.services import Actor, record_event
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
 from organizations.models import Organization
+from register.bases import basis_entries
 from register.exceptions import DuplicateName, ForeignVendor
 from register.models import ProcessingActivity, RegisterEntry, Transfer, Vendor
 from register.signals import register_changed
@@ -81,6 +82,7 @@ ACTIVITY_FIELDS = frozenset(
     if getattr(field, "editable", False)
     and field.name not in {"id", "organization", "revision", "created_at", "updated_at"}
 )
+BASIS_FIELDS = frozenset({"legal_bases", "art9_conditions"})
 VENDOR_FIELDS = frozenset(
     field.name
     for field in Vendor._meta.get_fields()
@@ -106,6 +108,8 @@ def _assign(entry: RegisterEntry, data: Mapping[str, Any], allowed: frozenset[st
     for name, value in data.items():
         if name == "vendors":
             continue
+        if name in BASIS_FIELDS:  # texts from an import become {code, wording} as well
+            value = basis_entries(value)
         if getattr(entry, name) != value:
             setattr(entry, name, value)
             changed.append(name)

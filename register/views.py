@@ -115,7 +115,10 @@ class ProcessingActivityViewSet(RegisterEntryViewSet):
         )
         return Response(self._fresh(activity))
 
-    @extend_schema(examples=schema.activity_examples(), description="Replace the activity.")
+    @extend_schema(
+        examples=schema.activity_examples(),
+        description="Update with a full body (`name` required); fields left out keep their values.",
+    )
     def update(self, request: Request, pk: str) -> Response:
         activity = self.get_object()
         activity = services.activity_update(
@@ -184,7 +187,10 @@ class VendorViewSet(RegisterEntryViewSet):
         )
         return Response(self._fresh(vendor))
 
-    @extend_schema(examples=schema.vendor_examples(), description="Replace the vendor.")
+    @extend_schema(
+        examples=schema.vendor_examples(),
+        description="Update with a full body (`name` required); fields left out keep their values.",
+    )
     def update(self, request: Request, pk: str) -> Response:
         vendor = services.vendor_update(
             vendor=self.get_object(),

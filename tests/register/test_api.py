@@ -263,3 +263,20 @@ def test_the_schema_documents_the_register_routes(dpo):
     assert "/api/v1/compliance/register-report" in schema["paths"]
     create = schema["paths"]["/api/v1/processing-activities"]["post"]
     assert create["requestBody"]["content"]["application/json"]["examples"]
+
+
+def test_a_service_writer_giving_texts_stores_codes_and_wording_too(dpo):
+    from audit.services import Actor
+    from register import services
+
+    activity = services.activity_create(
+        organization=dpo.organization, actor=Actor(label="import"),
+        data={"name": "Imported", "legal_bases": ["Einwilligung (Art. 6(1)(a))", "Vertrag"],
+              "art9_conditions": ["Art. 9(2)(h)"]},
+    )  # fmt: skip
+
+    assert activity.legal_bases == [
+        {"code": "consent", "wording": "Einwilligung (Art. 6(1)(a))"},
+        {"code": "", "wording": "Vertrag"},  # named nothing recognisable: kept, no code
+    ]
+    assert activity.art9_conditions == [{"code": "art-9-2-h", "wording": "Art. 9(2)(h)"}]
