@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from audit.services import Actor, record_event
@@ -99,6 +99,17 @@ def _check_name(*, entry: RegisterEntry, kind: str) -> None:
         raise DuplicateName(kind=kind, name=entry.name)
 
 
+def _save(entry: RegisterEntry, *, kind: str) -> None:
+    """Save; a concurrent writer that took the name first is a conflict too, not a 500."""
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as error:
+        if "_org_name" not in str(error):
+            raise
+        raise DuplicateName(kind=kind, name=entry.name) from error
+
+
 def _assign(entry: RegisterEntry, data: Mapping[str, Any], allowed: frozenset[str]) -> list[str]:
     """Set the given fields (unknown keys are a programming error); return the changed ones."""
     unknown = set(data) - allowed
@@ -140,7 +151,7 @@ def activity_create(
     activity = ProcessingActivity(organization=organization)
     changed = _assign(activity, data, ACTIVITY_FIELDS)
     _check_name(entry=activity, kind="processing activity")
-    activity.save()
+    _save(activity, kind="processing activity")
     if data.get("vendors"):
         _set_vendors(activity, data["vendors"])
         changed.append("vendors")
@@ -162,7 +173,7 @@ def activity_update(
     changed = _assign(activity, data, ACTIVITY_FIELDS)
     _check_name(entry=activity, kind="processing activity")
     if changed:
-        activity.save()
+        _save(activity, kind="processing activity")
     if "vendors" in data and _set_vendors(activity, data["vendors"]):
         changed.append("vendors")
     if not changed:
@@ -186,7 +197,7 @@ def vendor_create(*, organization: Organization, actor: Actor, data: Mapping[str
     vendor = Vendor(organization=organization)
     changed = _assign(vendor, data, VENDOR_FIELDS)
     _check_name(entry=vendor, kind="vendor")
-    vendor.save()
+    _save(vendor, kind="vendor")
     sync_vendor_transfers(vendor=vendor)
     record_change(entry=vendor, actor=actor, action="created", changed_fields=changed)
     return vendor
@@ -201,7 +212,7 @@ def vendor_update(*, vendor: Vendor, actor: Actor, data: Mapping[str, Any]) -> V
     _check_name(entry=vendor, kind="vendor")
     if not changed:
         return vendor
-    vendor.save()
+    _save(vendor, kind="vendor")
     sync_vendor_transfers(vendor=vendor)
     record_change(entry=vendor, actor=actor, action="updated", changed_fields=changed)
     return vendor

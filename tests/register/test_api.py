@@ -280,3 +280,18 @@ def test_a_service_writer_giving_texts_stores_codes_and_wording_too(dpo):
         {"code": "", "wording": "Vertrag"},  # named nothing recognisable: kept, no code
     ]
     assert activity.art9_conditions == [{"code": "art-9-2-h", "wording": "Art. 9(2)(h)"}]
+
+
+def test_a_name_taken_between_the_check_and_the_save_is_a_conflict(dpo, monkeypatch):
+    from audit.services import Actor
+    from register import services
+    from register.exceptions import DuplicateName
+
+    ProcessingActivityFactory(organization=dpo.organization, name="Payroll")
+    # As if a concurrent request inserted the name after this one checked it.
+    monkeypatch.setattr(services, "_check_name", lambda **kwargs: None)
+
+    with pytest.raises(DuplicateName):
+        services.activity_create(
+            organization=dpo.organization, actor=Actor(label="t"), data={"name": "Payroll"}
+        )
