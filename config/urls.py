@@ -15,6 +15,7 @@ api_patterns = [
     path("", include("legal_documents.urls")),
     path("", include("register.urls")),
     path("", include("assets.urls")),
+    path("", include("compliance.urls")),
 ]
 
 urlpatterns = [

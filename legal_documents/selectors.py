@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
-from legal_documents.models import LegalDocument
+from legal_documents.models import LegalDocument, Status
 from organizations.models import Membership, Role
 
 LARGE_COLUMNS = ("content_markdown", "content_html", "content_text", "inputs", "answers",
@@ -28,3 +28,45 @@ def legal_document_list(
         queryset = queryset.filter(status=filters["status"])
     # List items carry no content: leave the large columns in the database.
     return queryset.defer(*LARGE_COLUMNS).order_by("-created_at")
+
+
+# -- what the processing register's consistency report and the DPO's start page read ----------
+REPORT_COLUMNS = ("id", "organization_id", "document_type", "status", "stage", "inputs",
+                  "answers", "finalize_answers", "register_sources", "content_markdown",
+                  "created_at", "stale_since")  # fmt: skip
+
+
+def documents_of_types(
+    *, organization_id: Any, document_types: tuple[str, ...]
+) -> QuerySet[LegalDocument]:
+    """The organization's documents of `document_types`, oldest first, with what the
+    consistency report reads (inputs, answers, register sources, content)."""
+    return (
+        LegalDocument.objects.filter(
+            organization_id=organization_id, document_type__in=document_types
+        )
+        .only(*REPORT_COLUMNS)
+        .order_by("created_at", "pk")
+    )
+
+
+def document_counts_by_status(*, organization_id: Any) -> dict[str, int]:
+    """`{status: count}` of the organization's documents (every status, 0 when none)."""
+    counts = dict.fromkeys(Status.values, 0)
+    rows = (
+        LegalDocument.objects.filter(organization_id=organization_id)
+        .values_list("status")
+        .annotate(total=Count("pk"))
+        .order_by()
+    )
+    counts.update(dict(rows))
+    return counts
+
+
+def stale_documents(*, organization_id: Any) -> QuerySet[LegalDocument]:
+    """The organization's documents whose register sources changed, longest stale first."""
+    return (
+        LegalDocument.objects.filter(organization_id=organization_id, stale_since__isnull=False)
+        .defer(*LARGE_COLUMNS)
+        .order_by("stale_since", "pk")
+    )

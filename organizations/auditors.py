@@ -28,7 +28,7 @@ DPOS_GROUP = "DPOs"
 ORGANIZATION_ADMINS_GROUP = "Organization admins"
 # Webhook endpoints and their deliveries are listed by every role (as in the API); only
 # organization admins add, change or delete endpoints.
-VIEWED_APPS = ("organizations", "audit", "legal_documents", "assets", "webhooks")
+VIEWED_APPS = ("organizations", "audit", "legal_documents", "assets", "webhooks", "register")
 
 DPO_PERMISSIONS = (
     "legal_documents.add_legaldocument",
@@ -38,6 +38,13 @@ DPO_PERMISSIONS = (
     "assets.delete_asset",
     "organizations.add_clientcompany",
     "organizations.change_clientcompany",
+    # The processing register: DPOs keep it (transfers follow from it: view only).
+    "register.add_processingactivity",
+    "register.change_processingactivity",
+    "register.delete_processingactivity",
+    "register.add_vendor",
+    "register.change_vendor",
+    "register.delete_vendor",
 )
 ORGANIZATION_ADMIN_PERMISSIONS = (
     *DPO_PERMISSIONS,

@@ -1,19 +1,26 @@
 """Writes to the register: every change moves the entry's revision, is audited, and is told.
 
 Views, the admin and the import all write through these functions, so that the revision a
-document records (staleness) and the audit trail can never be bypassed.
+document records (staleness) and the audit trail can never be bypassed. The create, update
+and delete functions also keep the `Transfer` rows in step: a vendor, a vendor's
+sub-processor or an activity's recipient outside the EEA has exactly one Transfer, carrying
+its Chapter V mechanism ("" when none is identified, which the consistency report shows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from audit.services import Actor, record_event
-from register.models import ProcessingActivity, RegisterEntry, Vendor
+from gdpr.composition.recognition import is_in_eea, recognise_safeguard
+from organizations.models import Organization
+from register.bases import basis_entries
+from register.exceptions import DuplicateName, ForeignVendor
+from register.models import ProcessingActivity, RegisterEntry, Transfer, Vendor
 from register.signals import register_changed
 
 _OBJECT_TYPES: dict[type[RegisterEntry], str] = {
@@ -66,3 +73,229 @@ def record_change(
     else:
         _announce(organization_id=entry.organization_id, activities={entry.pk}, vendors=set())
     return entry
+
+
+# -- activities and vendors: create, update, delete ---------------------------------------------
+ACTIVITY_FIELDS = frozenset(
+    field.name
+    for field in ProcessingActivity._meta.get_fields()
+    if getattr(field, "editable", False)
+    and field.name not in {"id", "organization", "revision", "created_at", "updated_at"}
+)
+BASIS_FIELDS = frozenset({"legal_bases", "art9_conditions"})
+VENDOR_FIELDS = frozenset(
+    field.name
+    for field in Vendor._meta.get_fields()
+    if getattr(field, "editable", False)
+    and field.name not in {"id", "organization", "revision", "created_at", "updated_at"}
+)
+
+
+def _check_name(*, entry: RegisterEntry, kind: str) -> None:
+    others = type(entry)._default_manager.filter(
+        organization_id=entry.organization_id, name=entry.name
+    )
+    if others.exclude(pk=entry.pk).exists():
+        raise DuplicateName(kind=kind, name=entry.name)
+
+
+def _save(entry: RegisterEntry, *, kind: str) -> None:
+    """Save; a concurrent writer that took the name first is a conflict too, not a 500."""
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as error:
+        if "_org_name" not in str(error):
+            raise
+        raise DuplicateName(kind=kind, name=entry.name) from error
+
+
+def _assign(entry: RegisterEntry, data: Mapping[str, Any], allowed: frozenset[str]) -> list[str]:
+    """Set the given fields (unknown keys are a programming error); return the changed ones."""
+    unknown = set(data) - allowed
+    if unknown:
+        raise TypeError(f"Not fields of {type(entry).__name__}: {sorted(unknown)}")
+    changed = []
+    for name, value in data.items():
+        if name == "vendors":
+            continue
+        if name in BASIS_FIELDS:  # texts from an import become {code, wording} as well
+            value = basis_entries(value)
+        if getattr(entry, name) != value:
+            setattr(entry, name, value)
+            changed.append(name)
+    return changed
+
+
+def _set_vendors(activity: ProcessingActivity, vendors: Iterable[Vendor]) -> bool:
+    wanted = list(vendors)
+    foreign = [str(v.pk) for v in wanted if v.organization_id != activity.organization_id]
+    if foreign:
+        raise ForeignVendor(foreign)
+    before = set(activity.vendors.values_list("pk", flat=True))
+    if before == {v.pk for v in wanted}:
+        return False
+    activity.vendors.set(wanted)
+    return True
+
+
+@transaction.atomic
+def activity_create(
+    *, organization: Organization, actor: Actor, data: Mapping[str, Any]
+) -> ProcessingActivity:
+    """A new processing activity from `data` (model field names; `vendors`: Vendor rows).
+
+    Refuses a name the organization already uses (DuplicateName) and vendors of another
+    organization (ForeignVendor); audited as `processing_activity.created`.
+    """
+    activity = ProcessingActivity(organization=organization)
+    changed = _assign(activity, data, ACTIVITY_FIELDS)
+    _check_name(entry=activity, kind="processing activity")
+    _save(activity, kind="processing activity")
+    if data.get("vendors"):
+        _set_vendors(activity, data["vendors"])
+        changed.append("vendors")
+    sync_activity_transfers(activity=activity)
+    record_change(entry=activity, actor=actor, action="created", changed_fields=changed)
+    return activity
+
+
+@transaction.atomic
+def activity_update(
+    *, activity: ProcessingActivity, actor: Actor, data: Mapping[str, Any]
+) -> ProcessingActivity:
+    """Change the fields given in `data` (a partial update); the others keep their values.
+
+    A write that changes nothing moves no revision and records nothing: documents written
+    from the activity stay current.
+    """
+    activity = ProcessingActivity.objects.select_for_update().get(pk=activity.pk)
+    changed = _assign(activity, data, ACTIVITY_FIELDS)
+    _check_name(entry=activity, kind="processing activity")
+    if changed:
+        _save(activity, kind="processing activity")
+    if "vendors" in data and _set_vendors(activity, data["vendors"]):
+        changed.append("vendors")
+    if not changed:
+        return activity
+    sync_activity_transfers(activity=activity)
+    record_change(entry=activity, actor=actor, action="updated", changed_fields=changed)
+    return activity
+
+
+@transaction.atomic
+def activity_delete(*, activity: ProcessingActivity, actor: Actor) -> None:
+    """Delete the activity (its transfers go with it); audited and announced first, so that
+    the documents written from it are told."""
+    record_change(entry=activity, actor=actor, action="deleted")
+    activity.delete()
+
+
+@transaction.atomic
+def vendor_create(*, organization: Organization, actor: Actor, data: Mapping[str, Any]) -> Vendor:
+    """A new vendor from `data` (model field names); DuplicateName for a name in use."""
+    vendor = Vendor(organization=organization)
+    changed = _assign(vendor, data, VENDOR_FIELDS)
+    _check_name(entry=vendor, kind="vendor")
+    _save(vendor, kind="vendor")
+    sync_vendor_transfers(vendor=vendor)
+    record_change(entry=vendor, actor=actor, action="created", changed_fields=changed)
+    return vendor
+
+
+@transaction.atomic
+def vendor_update(*, vendor: Vendor, actor: Actor, data: Mapping[str, Any]) -> Vendor:
+    """Change the fields given in `data`; the activities linked to the vendor are announced
+    as changed too (their documents describe it). Nothing changed, nothing recorded."""
+    vendor = Vendor.objects.select_for_update().get(pk=vendor.pk)
+    changed = _assign(vendor, data, VENDOR_FIELDS)
+    _check_name(entry=vendor, kind="vendor")
+    if not changed:
+        return vendor
+    _save(vendor, kind="vendor")
+    sync_vendor_transfers(vendor=vendor)
+    record_change(entry=vendor, actor=actor, action="updated", changed_fields=changed)
+    return vendor
+
+
+@transaction.atomic
+def vendor_delete(*, vendor: Vendor, actor: Actor) -> None:
+    """Delete the vendor (its links and transfers go with it), announced with its activities."""
+    record_change(entry=vendor, actor=actor, action="deleted")
+    vendor.delete()
+
+
+# -- transfers: kept in step with vendors and recipients -----------------------------------------
+def _mechanism(wording: Any) -> tuple[str, str]:
+    """(code, wording) of a safeguard as written; "" as code when none is identified."""
+    text = str(wording or "").strip()
+    code = recognise_safeguard(text) if text else None
+    return ("" if code in (None, "none") else str(code)), text
+
+
+def _wanted(recipient: Any, country: Any, safeguard: Any, code: str = "") -> dict[str, str] | None:
+    """A transfer's fields when `country` is outside the EEA, else None."""
+    name, place = str(recipient or "").strip(), str(country or "").strip()
+    if not name or not place or is_in_eea(place):
+        return None
+    mechanism, wording = _mechanism(safeguard)
+    if code:  # a code stored already recognised (a vendor's transfer_mechanism)
+        mechanism = "" if code == "none" else code
+    return {"recipient": name, "country": place, "mechanism": mechanism,
+            "mechanism_wording": wording}  # fmt: skip
+
+
+def _sync(*, organization_id: Any, owner: dict[str, Any], wanted: list[dict[str, str]]) -> None:
+    existing = {(t.recipient, t.country): t for t in Transfer.objects.filter(**owner)}
+    keep = set()
+    for fields in wanted:
+        key = (fields["recipient"], fields["country"])
+        if key in keep:
+            continue
+        keep.add(key)
+        transfer = existing.get(key)
+        if transfer is None:
+            Transfer.objects.create(organization_id=organization_id, **owner, **fields)
+        elif any(getattr(transfer, name) != value for name, value in fields.items()):
+            for name, value in fields.items():
+                setattr(transfer, name, value)
+            transfer.save()
+    for key, transfer in existing.items():
+        if key not in keep:
+            transfer.delete()
+
+
+def sync_vendor_transfers(*, vendor: Vendor) -> None:
+    """The vendor (and each sub-processor) outside the EEA as a Transfer of the vendor."""
+    wanted = [
+        _wanted(vendor.name, vendor.country, vendor.transfer_mechanism_wording,
+                code=vendor.transfer_mechanism),
+        *(
+            _wanted(sub.get("name"), sub.get("country"), sub.get("safeguard"))
+            for sub in vendor.sub_processors
+            if isinstance(sub, Mapping)
+        ),
+    ]  # fmt: skip
+    _sync(
+        organization_id=vendor.organization_id,
+        owner={"vendor": vendor, "activity": None},
+        wanted=[fields for fields in wanted if fields],
+    )
+
+
+def sync_activity_transfers(*, activity: ProcessingActivity) -> None:
+    """Each recipient of the activity outside the EEA as a Transfer of the activity.
+
+    Vendors linked to the activity have their own transfers (sync_vendor_transfers).
+    """
+    wanted = [
+        _wanted(entry.get("name"), entry.get("country"),
+                entry.get("safeguard") or entry.get("mechanism"))
+        for entry in activity.recipients
+        if isinstance(entry, Mapping)
+    ]  # fmt: skip
+    _sync(
+        organization_id=activity.organization_id,
+        owner={"activity": activity, "vendor": None},
+        wanted=[fields for fields in wanted if fields],
+    )

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "audit",
     "register",
     "legal_documents",
+    "compliance",
     "assets",
     "webhooks",
 ]

@@ -4,7 +4,7 @@ Integrators hold their facts in their own words ("Art. 6(1)(b) employment contra
 "Standard Contractual Clauses", "DE"). The create body accepts those words; this module maps
 them onto the codes the writers reason with. The original wording is never replaced: the
 writers show it beside the recognised code. Pure Python (no Django), used by the create-body
-serializers of the app (`legal_documents.inputs.fields`, to refuse what names nothing) and by
+serializers of the app (`common.gdpr_inputs`, to refuse what names nothing) and by
 `inputs.normalize_inputs`.
 """
 

@@ -23,6 +23,7 @@ from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from organizations.models import ApiKey
 from tests.factories import ClientCompanyFactory, issue_key
+from tests.register.factories import ProcessingActivityFactory, TransferFactory
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +34,9 @@ DPO_ACTIONS = {
     ("legaldocument", "export_selected"),
     ("documentationpackage", "rebuild_selected"),
     ("asset", "delete_selected"),
+    # The processing register is theirs to keep (deleted through register.services).
+    ("processingactivity", "delete_selected"),
+    ("vendor", "delete_selected"),
 }
 # Reads that change nothing; auditors may run them too.
 READ_ACTIONS = {("legaldocument", "export_selected")}
@@ -84,6 +88,8 @@ def rows(dpo, document) -> None:  # type: ignore[no-untyped-def]
         asset=asset, organization=dpo.organization, index=0, text="x",
         embedding=[0.1] * settings.EMBEDDING_DIMENSIONS,
     )  # fmt: skip
+    transfer = TransferFactory(organization=dpo.organization)
+    ProcessingActivityFactory(organization=dpo.organization).vendors.add(transfer.vendor)
     assert DocumentVersion.objects.exists() and LegalDocument.objects.exists()
 
 

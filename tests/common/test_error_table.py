@@ -21,6 +21,7 @@ from rest_framework import exceptions
 import assets.exceptions
 import common.domain
 import legal_documents.exceptions
+import register.exceptions
 import webhooks.exceptions
 from common.domain import ContentTooLong, DomainError
 from common.errors import (
@@ -60,6 +61,8 @@ SITUATIONS = [
     (assets.exceptions.EmbeddingUnavailable(), 503, "SERVICE_UNAVAILABLE",
      {"Retry-After": "5"}),
     (assets.exceptions.FileTooLarge(10 * 1024 * 1024), 413, "FILE_TOO_LARGE", {}),
+    (register.exceptions.DuplicateName(kind="vendor", name="Acme"), 409, "CONFLICT", {}),
+    (register.exceptions.ForeignVendor(["0"]), 400, "VALIDATION_ERROR", {}),
 ]  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from organizations.models import Role
 from tests.assets.factories import AssetFactory
 from tests.conftest import make_caller
 from tests.factories import ClientCompanyFactory, LegalDocumentFactory
+from tests.register.factories import ProcessingActivityFactory, TransferFactory, VendorFactory
 from tests.webhooks.factories import WebhookEndpointFactory
 
 # First path segment of a route -> a factory of an object of that kind in an organization.
@@ -30,6 +31,11 @@ OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     "documentation-packages": lambda organization: DocumentationPackage.objects.create(
         organization=organization
     ),
+    "processing-activities": lambda organization: ProcessingActivityFactory(
+        organization=organization
+    ),
+    "vendors": lambda organization: VendorFactory(organization=organization),
+    "transfers": lambda organization: TransferFactory(organization=organization),
 }
 # Values for path parameters other than the object id (e.g. a version number).
 OTHER_PARAMETERS = {"n": "1", "version": "1"}

@@ -29,6 +29,7 @@ from organizations.models import Plan
 from tests.conftest import make_caller
 from tests.factories import ClientCompanyFactory
 from tests.legal_documents.samples import FULL_INPUTS
+from tests.register.factories import ProcessingActivityFactory, TransferFactory
 from webhooks.services import webhook_endpoint_create
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "10"))
@@ -75,7 +76,12 @@ def known_ids(business_dpo) -> dict[str, str]:  # type: ignore[no-untyped-def]
         url="https://hooks.example.com/legaldocs",
         events=["document.created"],
     ).endpoint
+    transfer = TransferFactory(organization=membership.organization)
+    activity = ProcessingActivityFactory(organization=membership.organization)
     return {
+        "/api/v1/processing-activities/": str(activity.pk),
+        "/api/v1/vendors/": str(transfer.vendor_id),
+        "/api/v1/transfers/": str(transfer.pk),
         "/api/v1/legal-documents/": str(document.pk),
         "/api/v1/client-companies/": str(company.pk),
         "/api/v1/webhooks/": str(endpoint.pk),

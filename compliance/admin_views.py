@@ -1,0 +1,159 @@
+"""The DPO's start page and the register report in the admin, scoped to the staff user's
+organization (organizations.admin_scoping), for every admin role (auditors included: both
+pages only read). Reads are recorded in the audit trail like the API's."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from audit.services import record_event
+from compliance.report import SEVERITIES, ReportItem, open_breaches, register_facts, register_report
+from legal_documents.models import Status
+from legal_documents.selectors import document_counts_by_status, stale_documents
+from organizations.admin_scoping import admin_actor, admin_organization
+from organizations.models import Organization
+from register.selectors import reviews_due
+
+REVIEW_HORIZON_DAYS = 30
+STALE_SHOWN = 20
+ADMIN_PAGES = {
+    "processing_activity": "admin:register_processingactivity_change",
+    "vendor": "admin:register_vendor_change",
+    "transfer": "admin:register_transfer_change",
+    "document": "admin:legal_documents_legaldocument_change",
+}
+
+
+def _object_links(item: ReportItem) -> list[dict[str, str]]:
+    links = []
+    for obj in item.objects:
+        try:
+            url = reverse(ADMIN_PAGES[obj.type], args=[obj.id])
+        except (KeyError, NoReverseMatch):
+            url = ""
+        links.append({"type": obj.type.replace("_", " "), "name": obj.name, "url": url})
+    return links
+
+
+def _rows(items: list[ReportItem]) -> list[dict[str, Any]]:
+    return [{"item": item, "links": _object_links(item)} for item in items]
+
+
+def _audit(request: HttpRequest, organization: Organization, view: str, **details: Any) -> None:
+    record_event(
+        organization=organization,
+        actor=admin_actor(request),
+        action="register_report.read",
+        object_type="register_report",
+        details={"via": "admin", "view": view, **details},
+    )
+
+
+def _context(request: HttpRequest, title: str) -> dict[str, Any]:
+    return {**admin.site.each_context(request), "title": title}
+
+
+def start_page_view(request: HttpRequest) -> HttpResponse:
+    """Counts by status, stale documents, report items by severity, reviews due in the next
+    30 days, open breaches with the time left to notify."""
+    organization = admin_organization(request)
+    context = _context(request, "DPO start page")
+    if organization is None:
+        return render(request, "admin/compliance/start.html", {**context, "organization": None})
+    now = timezone.now()
+    facts = register_facts(organization_id=organization.pk, now=now)
+    items = register_report(organization_id=organization.pk, now=now)
+    counts = document_counts_by_status(organization_id=organization.pk)
+    documents_url = reverse("admin:legal_documents_legaldocument_changelist")
+    report_url = reverse("admin:compliance_register_report")
+    breaches = [
+        {
+            "document": document,
+            "url": reverse("admin:legal_documents_legaldocument_change", args=[document.pk]),
+            "deadline": deadline,
+            "hours_left": deadline.hours_remaining,
+        }
+        for document, deadline in sorted(open_breaches(facts), key=lambda pair: pair[1].deadline)
+    ]
+    today = now.date()
+    reviews = [
+        {"activity": activity, "overdue": activity.next_review_date < today,
+         "url": reverse("admin:register_processingactivity_change", args=[activity.pk])}
+        for activity in reviews_due(
+            organization_id=organization.pk, until=today + timedelta(days=REVIEW_HORIZON_DAYS)
+        )
+    ]  # fmt: skip
+    stale = list(stale_documents(organization_id=organization.pk)[:STALE_SHOWN])
+    _audit(request, organization, "start", items=len(items))
+    return render(
+        request,
+        "admin/compliance/start.html",
+        {
+            **context,
+            "organization": organization,
+            "status_counts": [
+                {
+                    "status": label,
+                    "count": counts[value],
+                    "url": f"{documents_url}?status__exact={value}",
+                }
+                for value, label in Status.choices
+            ],
+            "documents_total": sum(counts.values()),
+            "stale": [
+                {
+                    "document": d,
+                    "url": reverse("admin:legal_documents_legaldocument_change", args=[d.pk]),
+                }
+                for d in stale
+            ],
+            "severity_counts": [
+                {
+                    "severity": s,
+                    "count": sum(1 for i in items if i.severity == s),
+                    "url": f"{report_url}?severity={s}",
+                }
+                for s in SEVERITIES
+            ],
+            "top_items": _rows(items[:10]),
+            "items_total": len(items),
+            "report_url": report_url,
+            "reviews": reviews,
+            "review_horizon": REVIEW_HORIZON_DAYS,
+            "breaches": breaches,
+        },
+    )
+
+
+def register_report_view(request: HttpRequest) -> HttpResponse:
+    """The consistency report, most severe first; `?severity=` and `?kind=` narrow it."""
+    organization = admin_organization(request)
+    context = _context(request, "Register consistency report")
+    if organization is None:
+        return render(request, "admin/compliance/report.html", {**context, "organization": None})
+    items = register_report(organization_id=organization.pk, now=timezone.now())
+    severity, kind = request.GET.get("severity"), request.GET.get("kind")
+    shown = [
+        item for item in items
+        if severity in (None, "", item.severity) and kind in (None, "", item.kind)
+    ]  # fmt: skip
+    _audit(request, organization, "report", items=len(shown))
+    return render(
+        request,
+        "admin/compliance/report.html",
+        {
+            **context,
+            "organization": organization,
+            "rows": _rows(shown),
+            "severity": severity or "",
+            "severities": SEVERITIES,
+            "total": len(items),
+        },
+    )

@@ -1,0 +1,380 @@
+"""The register's consistency report: contradictions and gaps across the register and documents.
+
+Each check is one function returning `ReportItem`s; `register_report` runs them all. The
+GDPR rules come from `gdpr` (the DPIA screening, the Art. 9 check, the 72-hour deadline), the
+register's facts from `register.selectors`, documents from `legal_documents.selectors`: the
+report reads, it never writes. Every item names the article, the objects involved and what
+to do, so that a DPO can act on it without reading the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.utils.dateparse import parse_date, parse_datetime
+
+from gdpr.composition.assessments.breach_deadline import notification_deadline
+from legal_documents.models import LegalDocument, Stage, Status
+from legal_documents.selectors import documents_of_types
+from register.models import DpaStatus, ProcessingActivity, Transfer, Vendor, VendorRole
+from register.selectors import (
+    activity_sensitive_data,
+    dpia_screening,
+    relies_on_consent,
+)
+
+SEVERITIES = ("high", "medium", "low")
+PROCESSOR_ROLES = (VendorRole.PROCESSOR, VendorRole.SUB_PROCESSOR)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportObject:
+    type: str  # processing_activity, vendor, transfer, document
+    id: str
+    name: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"type": self.type, "id": self.id, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class ReportItem:
+    kind: str
+    severity: str
+    article: str
+    objects: tuple[ReportObject, ...]
+    message: str
+    suggested_action: str
+    # When the item falls due (an open breach's deadline): shown on the start page.
+    due_at: datetime | None = field(default=None, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "article": self.article,
+            "objects": [obj.as_dict() for obj in self.objects],
+            "message": self.message,
+            "suggestedAction": self.suggested_action,
+        }
+
+
+@dataclass(slots=True)
+class RegisterFacts:
+    """What the checks read, loaded once per report."""
+
+    organization_id: Any
+    now: datetime
+    activities: list[ProcessingActivity]
+    vendors: list[Vendor]
+    transfers: list[Transfer]
+    documents: list[LegalDocument]
+
+    @property
+    def today(self) -> date:
+        return self.now.date()
+
+    def activities_named_by(self, document: LegalDocument) -> list[ProcessingActivity]:
+        named = set((document.register_sources or {}).get("activities", {}) or {})
+        return [a for a in self.activities if str(a.pk) in named]
+
+    def documents_of(self, document_type: str) -> list[LegalDocument]:
+        return [d for d in self.documents if d.document_type == document_type]
+
+
+def _activity(activity: ProcessingActivity) -> ReportObject:
+    return ReportObject("processing_activity", str(activity.pk), activity.name)
+
+
+def _vendor(vendor: Vendor) -> ReportObject:
+    return ReportObject("vendor", str(vendor.pk), vendor.name)
+
+
+def _document(document: LegalDocument) -> ReportObject:
+    label = document.document_type.replace("_", " ").lower()
+    return ReportObject("document", str(document.pk), f"{label} of {document.created_at:%Y-%m-%d}")
+
+
+# -- the checks ------------------------------------------------------------------------------------
+def processors_without_dpa(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for vendor in facts.vendors:
+        if vendor.role not in PROCESSOR_ROLES or vendor.dpa_status not in (
+            DpaStatus.NONE, DpaStatus.REQUESTED,
+        ):  # fmt: skip
+            continue
+        requested = vendor.dpa_status == DpaStatus.REQUESTED
+        yield ReportItem(
+            kind="processor-without-dpa",
+            severity="medium" if requested else "high",
+            article="Art. 28(3)",
+            objects=(_vendor(vendor),),
+            message=f"{vendor.name} processes personal data on your behalf"
+            + (
+                " and its DPA is requested but not signed."
+                if requested
+                else " with no DPA on file."
+            ),
+            suggested_action="Sign a data processing agreement with the Art. 28(3) terms"
+            " (create a DATA_PROCESSING_AGREEMENT for the vendor) and record its date.",
+        )
+
+
+def transfers_without_mechanism(facts: RegisterFacts) -> Iterable[ReportItem]:
+    vendors: dict[Any, Vendor] = {v.pk: v for v in facts.vendors}
+    activities: dict[Any, ProcessingActivity] = {a.pk: a for a in facts.activities}
+    for transfer in facts.transfers:
+        if transfer.mechanism:
+            continue
+        owner: Vendor | ProcessingActivity | None = vendors.get(
+            transfer.vendor_id
+        ) or activities.get(transfer.activity_id)
+        owner_object = (
+            _vendor(owner) if isinstance(owner, Vendor)
+            else _activity(owner) if owner is not None else None
+        )  # fmt: skip
+        objects = (
+            ReportObject(
+                "transfer", str(transfer.pk), f"{transfer.recipient} ({transfer.country})"
+            ),
+            *((owner_object,) if owner_object else ()),
+        )
+        yield ReportItem(
+            kind="transfer-without-mechanism",
+            severity="high",
+            article="Art. 44-46",
+            objects=objects,
+            message=f"Personal data goes to {transfer.recipient} in {transfer.country}, outside"
+            " the EEA, with no transfer mechanism identified.",
+            suggested_action="Record the Chapter V mechanism (adequacy decision, standard"
+            " contractual clauses, binding corporate rules...) or stop the transfer.",
+        )
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.sub(r"[^\w§]+", " ", text.lower()).split())
+
+
+def _retention_texts(entries: Iterable[Any]) -> list[str]:
+    texts: list[str] = []
+    for entry in entries:
+        if isinstance(entry, Mapping):
+            texts.extend(str(entry[k]) for k in ("period", "criteria") if entry.get(k))
+        elif str(entry).strip():
+            texts.append(str(entry))
+    return texts
+
+
+def privacy_policy_retention(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for document in facts.documents_of("PRIVACY_POLICY"):
+        if document.content_markdown:
+            stated, where = _normalised(document.content_markdown), "text"
+        else:
+            stated = _normalised(" ".join(_retention_texts(
+                (document.inputs or {}).get("retentionPeriods") or []
+            )))  # fmt: skip
+            where = "inputs"
+        for activity in facts.activities_named_by(document):
+            missing = [
+                t for t in _retention_texts(activity.retention) if _normalised(t) not in stated
+            ]
+            if not missing:
+                continue
+            yield ReportItem(
+                kind="privacy-policy-retention-differs",
+                severity="medium",
+                article="Art. 13(2)(a)",
+                objects=(_document(document), _activity(activity)),
+                message=f"The privacy policy's {where} does not state the retention the"
+                f" register gives for {activity.name}: " + "; ".join(missing) + ".",
+                suggested_action="Refresh the privacy policy from the register, or correct the"
+                " register's retention if the policy is right.",
+            )
+
+
+def _completed_dpias(facts: RegisterFacts) -> list[LegalDocument]:
+    return [d for d in facts.documents_of("DPIA") if d.status == Status.COMPLETED]
+
+
+def dpia_missing(facts: RegisterFacts) -> Iterable[ReportItem]:
+    covered = {a.pk for d in _completed_dpias(facts) for a in facts.activities_named_by(d)}
+    for activity in facts.activities:
+        if activity.pk in covered:
+            continue
+        screening = dpia_screening(activity)
+        if not screening.required:
+            continue
+        reasons = [c.label for c in (*screening.criteria, *screening.mandatory_cases) if c.met]
+        yield ReportItem(
+            kind="dpia-missing",
+            severity="high",
+            article="Art. 35(1)",
+            objects=(_activity(activity),),
+            message=f"The screening of {activity.name} requires a DPIA ("
+            + "; ".join(reasons)
+            + "), and no completed DPIA names it.",
+            suggested_action="Carry out a DPIA of the activity (create a DPIA from the"
+            " register) before the processing starts.",
+        )
+
+
+def _as_date(value: Any) -> date | None:
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_date(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def _own_review_date(document: LegalDocument) -> date | None:
+    finalize = (document.finalize_answers or {}).get("nextReviewDate")
+    answer = (document.answers or {}).get("nextReviewDate") or {}
+    answered = answer.get("answer") if isinstance(answer, Mapping) else answer
+    for value in (finalize, answered, (document.inputs or {}).get("nextReviewDate")):
+        found = _as_date(value)
+        if found is not None:
+            return found
+    return None
+
+
+def dpia_review_overdue(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for document in _completed_dpias(facts):
+        activities = facts.activities_named_by(document)
+        own = _own_review_date(document)
+        dates = [own] if own else [a.next_review_date for a in activities if a.next_review_date]
+        passed = [d for d in dates if d < facts.today]
+        if not passed:
+            continue
+        yield ReportItem(
+            kind="dpia-review-overdue",
+            severity="medium",
+            article="Art. 35(11)",
+            objects=(_document(document), *map(_activity, activities)),
+            message=f"The DPIA was due for review on {min(passed):%Y-%m-%d}.",
+            suggested_action="Review the DPIA against the processing as it is now, record"
+            " the outcome and set the next review date.",
+        )
+
+
+def special_categories_without_condition(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for activity in facts.activities:
+        found = activity_sensitive_data(activity)
+        if not found.special_without_condition:
+            continue
+        yield ReportItem(
+            kind="special-category-without-condition",
+            severity="high",
+            article="Art. 9",
+            objects=(_activity(activity),),
+            message=f"{activity.name} processes special-category data ("
+            + ", ".join(found.special)
+            + ") with no Art. 9(2) condition.",
+            suggested_action="Record the Art. 9(2) condition relied on (e.g. 'Art. 9(2)(b)"
+            " employment law'), or stop processing these data.",
+        )
+
+
+def consent_without_withdrawal(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for activity in facts.activities:
+        if not relies_on_consent(activity) or activity.consent_withdrawal.strip():
+            continue
+        yield ReportItem(
+            kind="consent-without-withdrawal",
+            severity="medium",
+            article="Art. 7(3)",
+            objects=(_activity(activity),),
+            message=f"{activity.name} relies on consent but records no way to withdraw it.",
+            suggested_action="Describe how consent is withdrawn (as easily as it was given)"
+            " and tell the data subjects before they consent.",
+        )
+
+
+def _breach_awareness(document: LegalDocument) -> datetime | None:
+    inputs = document.inputs or {}
+    given = inputs.get("breach")
+    breach: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    for value in (inputs.get("awareAt"), inputs.get("discoveredAt"), breach.get("discoveredAt")):
+        if isinstance(value, str) and value.strip():
+            try:
+                found = parse_datetime(value.strip())
+            except ValueError:
+                found = None
+            if found is not None:
+                return found
+    return None
+
+
+def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, Any]]:
+    """(document, NotificationDeadline) of every breach notification not finalized or sent."""
+    found = []
+    for document in facts.documents_of("BREACH_NOTIFICATION"):
+        if document.stage == Stage.FINAL or (document.inputs or {}).get("notifiedAt"):
+            continue
+        aware = _breach_awareness(document)
+        if aware is not None:
+            found.append((document, notification_deadline(aware, facts.now)))
+    return found
+
+
+def breaches_open_past_deadline(facts: RegisterFacts) -> Iterable[ReportItem]:
+    for document, deadline in open_breaches(facts):
+        if not deadline.passed:
+            continue
+        yield ReportItem(
+            kind="breach-notification-overdue",
+            severity="high",
+            article="Art. 33(1)",
+            objects=(_document(document),),
+            message=f"The breach notification is still open {deadline.hours_overdue:.0f} h"
+            f" after the 72 hours ended ({deadline.deadline:%Y-%m-%d %H:%M} UTC).",
+            suggested_action="Notify the supervisory authority now, with the reasons for the"
+            " delay (Art. 33(1)), then finalize the notification.",
+            due_at=deadline.deadline,
+        )
+
+
+CHECKS: tuple[Callable[[RegisterFacts], Iterable[ReportItem]], ...] = (
+    processors_without_dpa,
+    transfers_without_mechanism,
+    privacy_policy_retention,
+    dpia_missing,
+    dpia_review_overdue,
+    special_categories_without_condition,
+    consent_without_withdrawal,
+    breaches_open_past_deadline,
+)
+KINDS = (
+    "processor-without-dpa", "transfer-without-mechanism", "privacy-policy-retention-differs",
+    "dpia-missing", "dpia-review-overdue", "special-category-without-condition",
+    "consent-without-withdrawal", "breach-notification-overdue",
+)  # fmt: skip
+
+
+def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
+    """The organization's register and the documents the checks read, loaded once."""
+    return RegisterFacts(
+        organization_id=organization_id,
+        now=now,
+        activities=list(ProcessingActivity.objects.filter(organization_id=organization_id)),
+        vendors=list(Vendor.objects.filter(organization_id=organization_id)),
+        transfers=list(Transfer.objects.filter(organization_id=organization_id)),
+        documents=list(
+            documents_of_types(
+                organization_id=organization_id,
+                document_types=("PRIVACY_POLICY", "DPIA", "BREACH_NOTIFICATION"),
+            )
+        ),
+    )
+
+
+def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
+    """Every item of the report for the organization, most severe first (stable order)."""
+    facts = register_facts(organization_id=organization_id, now=now)
+    items = [item for check in CHECKS for item in check(facts)]
+    return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
