@@ -20,6 +20,7 @@ from gdpr.composition.markdown import (
     item_heading,
     join_blocks,
 )
+from gdpr.i18n import activate
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -216,12 +217,36 @@ def document_skeleton(
     organization_name: str | None = None,
     sources: Sequence[SourceRef] = (),
     now: datetime | None = None,
+    language: str | None = None,
 ) -> DocumentSkeleton:
     """The ordered sections of a document with their template text (deterministic).
 
     An LLM writer rewrites `section.items[i].body` and keeps each `heading` line verbatim;
-    the result passed through `ensure_checklist` can never lose a mandatory item.
+    the result passed through `ensure_checklist` can never lose a mandatory item. The texts
+    are written in `language` (None: the active language, see `gdpr.i18n.activate`).
     """
+    with activate(language):
+        return _document_skeleton(
+            document_type,
+            inputs,
+            answers,
+            finalize_answers,
+            organization_name=organization_name,
+            sources=sources,
+            now=now,
+        )
+
+
+def _document_skeleton(
+    document_type: DocumentType,
+    inputs: Mapping[str, Any],
+    answers: Mapping[str, Any] | None,
+    finalize_answers: Mapping[str, Any] | None,
+    *,
+    organization_name: str | None,
+    sources: Sequence[SourceRef],
+    now: datetime | None,
+) -> DocumentSkeleton:
     context = build_context(
         document_type=document_type,
         inputs=inputs,
