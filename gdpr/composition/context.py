@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import Any
 
 from gdpr.composition.markdown import escape_block, escape_inline
+from gdpr.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ class CompositionContext:
 def format_value(value: Any) -> str:
     """A plain string for any input value (dates ISO 8601, booleans Yes/No)."""
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return _("Yes") if value else _("No")
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, date):

@@ -25,6 +25,7 @@ from gdpr.i18n.translation import (
     current_language,
     gettext,
     gettext_noop,
+    in_every_language,
 )
 
 __all__ = [
@@ -44,5 +45,6 @@ __all__ = [
     "format_number",
     "gettext",
     "gettext_noop",
+    "in_every_language",
     "localize_citations",
 ]

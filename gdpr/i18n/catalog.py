@@ -85,7 +85,13 @@ def parse_po(text: str) -> list[Entry]:
             continue
         if line.startswith("msgid "):
             finish()
-            current = Entry(msgid="", obsolete=obsolete, **pending)
+            current = Entry(
+                msgid="",
+                obsolete=obsolete,
+                references=pending["references"],
+                flags=pending["flags"],
+                comments=pending["comments"],
+            )
             pending = {"references": [], "flags": [], "comments": []}
             field_name, value = "msgid", line[len("msgid ") :]
         elif line.startswith("msgstr "):

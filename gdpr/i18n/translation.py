@@ -77,6 +77,15 @@ def gettext(message: str, /, **values: object) -> str:
     )
 
 
+def in_every_language(message: str) -> frozenset[str]:
+    """`message` as written in each supported language (to recognise our own text in any)."""
+    found = {message}
+    for language in SUPPORTED_LANGUAGES:
+        with activate(language):
+            found.add(gettext(message))
+    return frozenset(found)
+
+
 def gettext_noop(message: str) -> str:
     """Marks a string evaluated at import time for extraction; translated where shown."""
     return message
