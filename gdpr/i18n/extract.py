@@ -25,6 +25,8 @@ from gdpr.i18n.languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 ROOT = PACKAGE_DIR.parent
+# Read as text, never imported: the exports' title block and footer are document text too.
+EXPORTS_DIR = ROOT / "legal_documents" / "exports"
 MARKERS = frozenset({"_", "N_"})
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -50,6 +52,7 @@ DOMAIN_ORDER = (
     "data_processing_agreement",
     "breach_notification",
     "data_subject_request_form",
+    "exports",
 )
 TRANSLATED_LANGUAGES = tuple(lang for lang in SUPPORTED_LANGUAGES if lang != DEFAULT_LANGUAGE)
 
@@ -69,6 +72,8 @@ class ExtractionError(ValueError):
 
 def module_domain(path: Path) -> str:
     """The domain of the strings marked in one module."""
+    if path.is_relative_to(EXPORTS_DIR):
+        return "exports"
     relative = path.relative_to(PACKAGE_DIR)
     if relative.parts[:2] == ("composition", "assessments"):
         return "assessments"
@@ -115,12 +120,13 @@ def extract_messages() -> dict[str, dict[str, list[str]]]:
     """domain -> msgid -> source files, each msgid in one domain, in source order."""
     found: dict[str, dict[str, list[str]]] = {domain: {} for domain in DOMAIN_ORDER}
     owner: dict[str, str] = {}
-    messages = [
-        message
+    sources = [
+        path
         for path in sorted(PACKAGE_DIR.rglob("*.py"))
         if "i18n" not in path.relative_to(PACKAGE_DIR).parts
-        for message in _messages_of(path)
     ]
+    sources += sorted(EXPORTS_DIR.glob("*.py"))
+    messages = [message for path in sources for message in _messages_of(path)]
     rank = {domain: index for index, domain in enumerate(DOMAIN_ORDER)}
     for message in sorted(messages, key=lambda m: rank[m.domain]):
         domain = owner.setdefault(message.msgid, message.domain)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, format_number
 
 # Kinds of data whose exposure typically causes identity theft, fraud or discrimination.
 SENSITIVE_KEYWORDS: dict[str, str] = {
@@ -98,7 +98,7 @@ def decide(facts: BreachFacts) -> BreachDecision:
         reasons.append(
             _(
                 "about {approximate_subjects} data subjects are affected",
-                approximate_subjects=format(facts.approximate_subjects, ","),
+                approximate_subjects=format_number(facts.approximate_subjects),
             )
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gdpr.i18n import _
+from gdpr.i18n import _, format_number
 
 # WP248 sets no number for "large scale"; this rule set uses an indicative threshold when the
 # DPO did not say, and says so in the text.
@@ -98,11 +98,12 @@ def screen(facts: DpiaFacts) -> Screening:
     """Screen a processing operation; unknown facts leave a criterion unknown, never met."""
     large = facts.is_large_scale
     if facts.large_scale is None and large is not None:
+        # `large` is known only from a number of data subjects.
         scale_yes = _(
-            "About {approximate_subjects} data subjects (indicative threshold ",
-            approximate_subjects=format(facts.approximate_subjects, ","),
+            "About {subjects} data subjects (indicative threshold {threshold}).",
+            subjects=format_number(facts.approximate_subjects or 0),
+            threshold=format_number(LARGE_SCALE_SUBJECTS),
         )
-        scale_yes += f"{LARGE_SCALE_SUBJECTS:,})."
         scale_no = scale_yes
     else:
         scale_yes, scale_no = _("Stated as large scale."), _("Stated as not large scale.")

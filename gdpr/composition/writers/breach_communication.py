@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from gdpr.composition.assessments.breach_deadline import NOTIFICATION_WINDOW, as_utc, iso_z
+from gdpr.composition.assessments.breach_deadline import NOTIFICATION_WINDOW, as_utc
 from gdpr.composition.assessments.breach_risk import BreachDecision, sensitive_kinds
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, format_datetime
 
 RISK_LABELS = {
     "unlikely": N_("unlikely to result in a risk"),
@@ -59,14 +59,17 @@ def write_timeline(context: CompositionContext) -> str:
     aware = aware_at(context)
     notified = notified_at(context)
     rows = [
-        (_("Occurred"), iso_z(occurred) if occurred else _("not known yet")),
-        (_("Discovered"), iso_z(discovered) if discovered else "-"),
-        (_("Aware (the 72 hours start)"), iso_z(aware) if aware else "-"),
+        (_("Occurred"), format_datetime(occurred) if occurred else _("not known yet")),
+        (_("Discovered"), format_datetime(discovered) if discovered else "-"),
+        (_("Aware (the 72 hours start)"), format_datetime(aware) if aware else "-"),
         (
             _("Notified to the supervisory authority"),
-            iso_z(notified)
+            format_datetime(notified)
             if notified
-            else _("on submission of this notification (prepared {now})", now=iso_z(context.now)),
+            else _(
+                "on submission of this notification (prepared {now})",
+                now=format_datetime(context.now),
+            ),
         ),
     ]
     missing = [

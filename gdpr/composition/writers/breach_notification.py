@@ -7,7 +7,6 @@ from datetime import datetime
 
 from gdpr.composition.assessments.breach_deadline import (
     NotificationDeadline,
-    iso_z,
     notification_deadline,
 )
 from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
@@ -24,7 +23,7 @@ from gdpr.composition.writers.breach_communication import (
     write_timeline,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, format_datetime, format_decimal, format_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +74,9 @@ def write_deadline(context: CompositionContext) -> str:
         "The controller became aware of the breach at **{aware_at}**. The "
         "notification to {authority} is due without undue delay and at the "
         "latest by **{deadline}** (72 hours, Art. 33(1)).",
-        aware_at=iso_z(deadline.aware_at),
+        aware_at=format_datetime(deadline.aware_at),
         authority=authority,
-        deadline=iso_z(deadline.deadline),
+        deadline=format_datetime(deadline.deadline),
     )
     if not assessment.decision.notify_authority:
         facts += _(
@@ -91,23 +90,25 @@ def write_deadline(context: CompositionContext) -> str:
         status = _(
             "Notified at {notified}, {overdue} hours after the deadline. Reasons "
             "for the delay (Art. 33(1)): ",
-            notified=iso_z(notified),
-            overdue=format(overdue, ".0f"),
+            notified=format_datetime(notified),
+            overdue=format_decimal(overdue, 0),
         ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
     elif notified is not None:
-        status = _("Notified at {notified}, within the 72 hours.", notified=iso_z(notified))
+        status = _(
+            "Notified at {notified}, within the 72 hours.", notified=format_datetime(notified)
+        )
     elif deadline.passed:
         status = _(
             "At {now} the deadline has passed by {hours_overdue} hours. Reasons "
             "for the delay (Art. 33(1)): ",
-            now=iso_z(deadline.now),
-            hours_overdue=format(deadline.hours_overdue, ".0f"),
+            now=format_datetime(deadline.now),
+            hours_overdue=format_decimal(deadline.hours_overdue, 0),
         ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
     else:
         status = _(
             "At {now}, {hours_remaining} hours remain before the deadline.",
-            now=iso_z(deadline.now),
-            hours_remaining=format(deadline.hours_remaining, ".0f"),
+            now=format_datetime(deadline.now),
+            hours_remaining=format_decimal(deadline.hours_remaining, 0),
         )
     return join_blocks(facts, status)
 
@@ -136,7 +137,9 @@ def write_nature(context: CompositionContext) -> str:
     return join_blocks(
         text_or_marker(context, "breachNature", _("what happened (nature of the breach)")),
         _("Type of breach: {join}.", join=", ".join(map(escape_inline, types))) if types else None,
-        _("The breach occurred at {occurred}.", occurred=iso_z(occurred)) if occurred else None,
+        _("The breach occurred at {occurred}.", occurred=format_datetime(occurred))
+        if occurred
+        else None,
         list_or_marker(
             context,
             "dataSubjects",
@@ -150,9 +153,9 @@ def write_nature(context: CompositionContext) -> str:
             _("the categories of personal data"),
         ),
         _("Approximate number of data subjects: ")
-        + (f"{int(subjects):,}" if subjects is not None else marker(_("an estimate"))),
+        + (format_number(int(subjects)) if subjects is not None else marker(_("an estimate"))),
         _("Approximate number of records: ")
-        + (f"{int(records):,}" if records is not None else marker(_("an estimate"))),
+        + (format_number(int(records)) if records is not None else marker(_("an estimate"))),
     )
 
 

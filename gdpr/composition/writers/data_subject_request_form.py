@@ -12,7 +12,7 @@ from gdpr.composition.markdown import to_be_completed as marker
 from gdpr.composition.periods import HOLIDAYS_SUPPORTED, response_deadline
 from gdpr.composition.rights import ApplicableRights, applicable_rights, complaint_text
 from gdpr.composition.writers.common import text_or_marker
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, format_date
 
 BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
 
@@ -252,30 +252,30 @@ def write_deadline(context: CompositionContext) -> str:
     deadline = response_deadline(received, extra_holidays=extra)
     extended = bool(context.flag("extensionNeeded"))
     dates = _(
-        "Request received on {isoformat}: answer due by **{isoformat_2}**; if "
-        "extended, notice by {isoformat_3} and answer by **{isoformat_4}** at "
+        "Request received on {received}: answer due by **{deadline}**; if "
+        "extended, notice by {notice_by} and answer by **{extended_deadline}** at "
         "the latest.",
-        isoformat=deadline.received.isoformat(),
-        isoformat_2=deadline.deadline.isoformat(),
-        isoformat_3=deadline.extension_notice_by.isoformat(),
-        isoformat_4=deadline.extended_deadline.isoformat(),
+        received=format_date(deadline.received),
+        deadline=format_date(deadline.deadline),
+        notice_by=format_date(deadline.extension_notice_by),
+        extended_deadline=format_date(deadline.extended_deadline),
     )
     today = context.now.date()
     due = deadline.extended_deadline if extended else deadline.deadline
     status = deadline.status(today=today, extended=extended)
     if status == "overdue":
         state = _(
-            "**Overdue:** the answer was due by {isoformat} ({days} days ago, on {isoformat_2}).",
-            isoformat=due.isoformat(),
+            "**Overdue:** the answer was due by {due} ({days} days ago, on {today}).",
+            due=format_date(due),
             days=(today - due).days,
-            isoformat_2=today.isoformat(),
+            today=format_date(today),
         )
     elif status == "due-today":
-        state = _("**Due today** ({isoformat}).", isoformat=due.isoformat())
+        state = _("**Due today** ({due}).", due=format_date(due))
     else:
         state = _(
-            "Status on {isoformat}: pending, {days} days left.",
-            isoformat=today.isoformat(),
+            "Status on {today}: pending, {days} days left.",
+            today=format_date(today),
             days=(due - today).days,
         )
     reason = None
@@ -285,7 +285,7 @@ def write_deadline(context: CompositionContext) -> str:
         )
     national = (
         _("National public holidays taken into account: ")
-        + ", ".join(day.isoformat() for day in sorted(extra))
+        + ", ".join(format_date(day) for day in sorted(extra))
         + "."
         if extra
         else None

@@ -39,7 +39,7 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, format_date
 
 _MET = {True: N_("Met"), False: N_("Not met"), None: N_("Not stated")}
 
@@ -419,7 +419,7 @@ def write_review(context: CompositionContext) -> str:
     given = context.value("nextReviewDate")
     review_date = given if given else add_months(context.now.date(), 12)
     if isinstance(review_date, date):
-        review_date = review_date.isoformat()
+        review_date = format_date(review_date)
     basis = (
         _("as set by the controller") if given else _("one year from this assessment by default")
     )

@@ -16,7 +16,7 @@ from gdpr.composition.writers.common import (
     list_or_marker,
     transfers_text,
 )
-from gdpr.i18n import _
+from gdpr.i18n import _, format_number
 
 EXEMPTION_THRESHOLD = 250
 
@@ -153,13 +153,13 @@ def write_exemption(context: CompositionContext) -> str:
         verdict = _("The record is kept whatever the headcount, as good practice.")
     elif int(count) >= EXEMPTION_THRESHOLD:
         verdict = _(
-            "With {count} employees the exemption does not apply.", count=format(int(count), ",")
+            "With {count} employees the exemption does not apply.", count=format_number(int(count))
         )
     elif exceptions:
         verdict = (
             _(
                 "With {count} employees the exemption would be open, but it is excluded here: ",
-                count=format(int(count), ","),
+                count=format_number(int(count)),
             )
             + ", ".join(map(escape_inline, exceptions)).lower()
             + "."
@@ -169,7 +169,7 @@ def write_exemption(context: CompositionContext) -> str:
             "With {count} employees the exemption may apply if the processing is "
             "occasional and low-risk; regular processing (e.g. payroll) is never "
             "occasional, so the record is kept.",
-            count=format(int(count), ","),
+            count=format_number(int(count)),
         )
     return join_blocks(rule, verdict)
 
