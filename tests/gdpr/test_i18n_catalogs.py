@@ -119,6 +119,24 @@ def test_translations_keep_the_placeholders_of_their_msgid() -> None:
     assert not wrong
 
 
+def test_translations_keep_the_surrounding_whitespace_of_their_msgid() -> None:
+    """A msgid like "Legal basis: " is followed by more text; its translation must be too."""
+    wrong = [
+        f"{path.relative_to(LOCALE_DIR)}: {entry.msgid!r}"
+        for path in LOCALE_DIR.glob("*/*.po")
+        for entry in read_po(path)
+        if entry.msgid
+        and entry.msgstr
+        and (
+            entry.msgid[: len(entry.msgid) - len(entry.msgid.lstrip())]
+            != entry.msgstr[: len(entry.msgstr) - len(entry.msgstr.lstrip())]
+            or entry.msgid[len(entry.msgid.rstrip()) :]
+            != entry.msgstr[len(entry.msgstr.rstrip()) :]
+        )
+    ]
+    assert not wrong
+
+
 def test_a_complete_language_translates_every_msgid() -> None:
     untranslated = [
         f"{language}/{path.name}: {entry.msgid!r}"

@@ -136,7 +136,9 @@ def write_nature(context: CompositionContext) -> str:
     occurred = _as_datetime(context.value("occurredAt"))
     return join_blocks(
         text_or_marker(context, "breachNature", _("what happened (nature of the breach)")),
-        _("Type of breach: {join}.", join=", ".join(map(escape_inline, types))) if types else None,
+        _("Type of breach: {types}.", types=", ".join(map(escape_inline, types)))
+        if types
+        else None,
         _("The breach occurred at {occurred}.", occurred=format_datetime(occurred))
         if occurred
         else None,

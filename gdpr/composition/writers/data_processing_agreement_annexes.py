@@ -102,7 +102,7 @@ def write_transfers(context: CompositionContext) -> str:
         )
         return join_blocks(
             _(
-                "The processor processes the data outside the EEA ({value}). The "
+                "The processor processes the data outside the EEA ({country}). The "
                 "standard contractual clauses annexed to {scc_decision}, "
                 "**{scc_modules}**, are incorporated by reference into this "
                 "agreement, with {exporter} and {processor}, as data importer, "
@@ -111,7 +111,7 @@ def write_transfers(context: CompositionContext) -> str:
                 "case of access by public authorities). Annexes I to III of those "
                 "Clauses are completed by Annexes I to III of this agreement; in case "
                 "of conflict the Clauses prevail.",
-                value=country or _("third country"),
+                country=country or _("third country"),
                 scc_decision=_(SCC_DECISION),
                 scc_modules=_(SCC_MODULES[module]),
                 exporter=exporter,
@@ -133,8 +133,8 @@ def write_transfers(context: CompositionContext) -> str:
     )
     return join_blocks(
         _(
-            "The processor processes the data outside the EEA: {text}.",
-            text=escape_inline(instrument.text),
+            "The processor processes the data outside the EEA: {instrument}.",
+            instrument=escape_inline(instrument.text),
         ),
         *(marker(escape_inline(missing)) for missing in instrument.missing),
         onward,
@@ -249,11 +249,11 @@ def write_annex_i(context: CompositionContext) -> str:
     ]
     lines = [
         _(
-            "- **{role}:** {value}; address: {value_2}; signatory (name, position): {value_3}",
+            "- **{role}:** {name}; address: {address}; signatory (name, position): {signatory}",
             role=role,
-            value=name or "-",
-            value_2=address or "-",
-            value_3=signatory or "-",
+            name=name or "-",
+            address=address or "-",
+            signatory=signatory or "-",
         )
         for role, name, address, signatory in rows
     ]

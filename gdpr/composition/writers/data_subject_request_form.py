@@ -142,10 +142,10 @@ def write_identity(context: CompositionContext) -> str:
     return join_blocks(
         _(
             "- **Full name:** {name}\n- **Address, e-mail or telephone:** "
-            "{contact}\n- **Acting on behalf of someone else:** {value}",
+            "{contact}\n- **Acting on behalf of someone else:** {on_behalf}",
             name=name,
             contact=contact,
-            value=context.inline("actingOnBehalf") or BLANK,
+            on_behalf=context.inline("actingOnBehalf") or BLANK,
         ),
         _("Authority to act for the data subject: {authority}", authority=authority)
         if authority
@@ -199,8 +199,8 @@ def _extra(right: str, context: CompositionContext, ticked: bool) -> str | None:
     if right == "objection":
         grounds = context.text("objectionGrounds") if ticked else None
         return _(
-            "**Grounds relating to my particular situation (Art. 21(1)):** {value}",
-            value=grounds or BLANK,
+            "**Grounds relating to my particular situation (Art. 21(1)):** {grounds}",
+            grounds=grounds or BLANK,
         )
     return None
 

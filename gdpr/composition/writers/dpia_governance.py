@@ -188,9 +188,9 @@ def write_validation(context: CompositionContext) -> str:
         if not value
     ]
     lines = [
-        _("- **Decision of the controller:** {value}", value=decision or _("not recorded")),
-        _("- **Validated by:** {value}", value=name or _("not recorded")),
-        _("- **Date:** {value}", value=when or _("not recorded")),
+        _("- **Decision of the controller:** {decision}", decision=decision or _("not recorded")),
+        _("- **Validated by:** {name}", name=name or _("not recorded")),
+        _("- **Date:** {date}", date=when or _("not recorded")),
     ]
     risks = getattr(context.assessment, "risks", None)
     consult = bool(risks and risks.prior_consultation_required)

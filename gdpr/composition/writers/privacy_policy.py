@@ -334,7 +334,7 @@ def write_automated(context: CompositionContext) -> str:
             "You may obtain human intervention, express your point of view and contest the"
             " decision (Art. 22(3))."
         ),
-        _("Safeguards: {join}.", join=", ".join(escape_inline(s) for s in safeguards))
+        _("Safeguards: {safeguards}.", safeguards=", ".join(escape_inline(s) for s in safeguards))
         if safeguards
         else None,
     )
