@@ -73,7 +73,7 @@ ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
     Adequacy(
         N_("Republic of Korea"),
         N_("Commission Implementing Decision (EU) 2022/254"),
-        names=("kr", "kor", N_("south korea"), "korea"),
+        names=("kr", "kor", "south korea", "korea"),
     ),
     Adequacy(
         N_("Switzerland"), N_("Commission Decision 2000/518/EC"), names=("ch", "che", "schweiz")
@@ -81,7 +81,7 @@ ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
     Adequacy(
         N_("United Kingdom"),
         N_("Commission Implementing Decision (EU) 2021/1772 (and any decision renewing it)"),
-        names=("uk", "gb", "gbr", N_("great britain"), "england", "scotland", "wales"),
+        names=("uk", "gb", "gbr", "great britain", "england", "scotland", "wales"),
     ),
     Adequacy(
         N_("Uruguay"), N_("Commission Implementing Decision 2012/484/EU"), names=("uy", "ury")
@@ -90,7 +90,7 @@ ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
         N_("United States"),
         N_("Commission Implementing Decision (EU) 2023/1795"),
         N_("recipients certified under the EU-US Data Privacy Framework"),
-        ("us", "usa", "u.s.", "u.s.a.", N_("united states of america"), "america"),
+        ("us", "usa", "u.s.", "u.s.a.", "united states of america", "america"),
     ),
 )
 
