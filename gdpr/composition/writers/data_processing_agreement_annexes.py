@@ -21,7 +21,7 @@ from gdpr.composition.transfers import (
     describe_instrument,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
-from gdpr.i18n import _
+from gdpr.i18n import N_, _, current_language
 
 DEFAULT_OBJECTION_DAYS = 30
 # Annex III must describe these Art. 32(1) families; "testing" is 32(1)(d).
@@ -239,10 +239,18 @@ def _party_rows(context: CompositionContext) -> list[tuple[str, str, str, str]]:
     ]
 
 
+_PARTY_FACTS = {"name": N_("name"), "address": N_("address"), "signatory": N_("signatory")}
+
+
 def write_annex_i(context: CompositionContext) -> str:
     rows = _party_rows(context)
     missing = [
-        _("the {what} of the {lower}", what=what, lower=role.lower())
+        # German capitalises nouns mid-sentence; the other languages write the role in lower case.
+        _(
+            "the {what} of the {role}",
+            what=_(_PARTY_FACTS[what]),
+            role=role if current_language() == "de" else role.lower(),
+        )
         for role, name, address, signatory in rows
         for what, value in (("name", name), ("address", address), ("signatory", signatory))
         if not value
