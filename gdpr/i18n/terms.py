@@ -265,7 +265,7 @@ TERMS: Final[dict[str, dict[str, Forms]]] = {
     },
     "clear-plain-language": {
         "en": ("clear and plain language",),
-        "de": ("klaren und einfachen Sprache",),
+        "de": ("klarer und einfacher Sprache", "klaren und einfachen Sprache"),
         "fr": ("des termes clairs et simples", "termes clairs et simples"),
         "es": ("lenguaje claro y sencillo",),
         "it": ("linguaggio semplice e chiaro",),

@@ -11,6 +11,7 @@ import pytest
 
 import gdpr
 from gdpr.composition.markdown import MARKER_WORDS
+from gdpr.i18n import _, activate
 from legal_documents.editing import apply_edit_instruction, find_section, headings
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
@@ -58,12 +59,14 @@ def test_the_guard_puts_back_a_dropped_item_in_the_document_language(language: s
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_item_is_found_by_its_exact_title_whatever_the_citation_form(language: str) -> None:
     markdown = _compose("PRIVACY_POLICY", language)
-    heading, _end = find_section(markdown, "Complaints")
+    with activate(language):  # the titles as this language writes them (English until translated)
+        complaints, interests = _("Complaints"), _("Legitimate interests")
+    heading, _end = find_section(markdown, complaints)
     assert heading.anchor == "complaint"
     # The title is the heading without its citation, in whichever form the language cites.
     titles = {h.anchor: h.title for h in headings(markdown)}
-    assert titles["complaint"] == "Complaints"
-    assert titles["legitimate-interests"] == "Legitimate interests"
-    result = apply_edit_instruction(markdown, 'add to section "Complaints": Call us first.')
+    assert titles["complaint"] == complaints
+    assert titles["legitimate-interests"] == interests
+    result = apply_edit_instruction(markdown, f'add to section "{complaints}": Call us first.')
     assert result.markdown is not None
     assert "Call us first." in result.markdown
