@@ -82,7 +82,12 @@ _RENAME = re.compile(
 )
 _HELP = re.compile(r"^\s*(?:help|\?|instructions)\s*\.?\s*$", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(\d+)[.)]?\s")
-_ARTICLE_SUFFIX = re.compile(r"\s*\((?:Art\.|Arts\.)[^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
+# The citation closing a heading, in any document language: "(Art. 13(1)(a))", "(Art. 13
+# Abs. 1 lit. a DSGVO)", "(article 13, paragraphe 1, point a) du RGPD)" (whose "a)" leaves
+# the parentheses unbalanced, so the suffix runs from the opening word to the end).
+_ARTICLE_SUFFIX = re.compile(
+    r"\s*\((?:Arts?\.|articles?\s|artículos?\s|articol[oi]\s).*\)\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,9 @@ class LegalDocument(models.Model):
     )
     document_type = models.CharField(max_length=40, db_index=True)
     ruleset_version = models.CharField(max_length=40)
+    # The language every text of the document is written in (gdpr.i18n.SUPPORTED_LANGUAGES);
+    # kept through the questionnaire, draft, finalize and every iteration.
+    language = models.CharField(max_length=5, default="en", db_index=True)
     # The validated create body (camelCase keys, as the API received them).
     inputs = models.JSONField(default=dict)
     # Questionnaire answers: {questionId: {"answer": ..., "answeredAt": iso}}.

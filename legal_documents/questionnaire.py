@@ -27,6 +27,7 @@ from common.domain import ContentTooLong
 from common.fields import MAX_TEXT_LENGTH
 from gdpr.doctypes.base import DocumentType, Question
 from gdpr.doctypes.registry import get_document_type
+from gdpr.i18n import _, activate
 from legal_documents.exceptions import InvalidAnswers
 from legal_documents.models import LegalDocument
 
@@ -68,23 +69,31 @@ def progress(spec: DocumentType, answers: Mapping[str, Any]) -> Progress:
 
 
 def questionnaire_for(document: LegalDocument) -> dict[str, Any]:
-    """The GET shape: `{questions: [...], answered, total}` with each stored answer."""
+    """The GET shape: `{questions: [...], answered, total}` with each stored answer.
+
+    Texts are in the document's language; option values stay as declared (they are the
+    answers the API accepts, whatever the language).
+    """
     spec = get_document_type(document.document_type)
     answers = answer_values(document)
-    questions = [
-        {
-            "id": question.id,
-            "text": question.text,
-            "help": question.help,
-            "article": question.article,
-            "required": question.required,
-            "answerType": question.answer_type,
-            "options": list(question.options),
-            "answer": answers.get(question.id),
-        }
-        for question in asked_questions(spec, answers)
-    ]
+    with activate(document.language):
+        questions = [
+            _question_shape(question, answers) for question in asked_questions(spec, answers)
+        ]
     return {"questions": questions, **progress(spec, answers).as_dict()}
+
+
+def _question_shape(question: Question, answers: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "id": question.id,
+        "text": _(question.text),
+        "help": _(question.help),
+        "article": _(question.article),
+        "required": question.required,
+        "answerType": question.answer_type,
+        "options": list(question.options),
+        "answer": answers.get(question.id),
+    }
 
 
 # The specification sends every answer as a string ("Questionnaire answer body"), so the

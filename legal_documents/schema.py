@@ -14,6 +14,7 @@ from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
 from gdpr.doctypes.examples import EXAMPLES
+from gdpr.i18n import COMPLETE_LANGUAGES, DEFAULT_LANGUAGE
 from legal_documents.inputs.registry import DOCUMENT_TYPES
 
 
@@ -25,6 +26,16 @@ def _body_serializer(name: str) -> type[serializers.Serializer]:
         (spec.input_serializer,),
         {
             "documentType": serializers.ChoiceField(choices=[name]),
+            "language": serializers.ChoiceField(
+                choices=list(COMPLETE_LANGUAGES),
+                required=False,
+                default=DEFAULT_LANGUAGE,
+                help_text=(
+                    "The language the whole document is written in (headings, checklist"
+                    " texts, assessments, questionnaire, dates). Only languages whose"
+                    " translations are complete are accepted; default en."
+                ),
+            ),
             "__doc__": f"Create body of a {spec.title} ({name}).",
         },
     )

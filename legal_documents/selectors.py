@@ -26,6 +26,8 @@ def legal_document_list(
         queryset = queryset.filter(document_type=filters["documentType"])
     if "status" in filters:
         queryset = queryset.filter(status=filters["status"])
+    if "language" in filters:
+        queryset = queryset.filter(language=filters["language"])
     # List items carry no content: leave the large columns in the database.
     return queryset.defer(*LARGE_COLUMNS).order_by("-created_at")
 

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
+from gdpr.i18n import COMPLETE_LANGUAGES, DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
 from legal_documents.services.jobs import estimated_completion
@@ -27,18 +28,44 @@ class DocumentTypeField(serializers.ChoiceField):
         super().__init__(choices=DOCUMENT_TYPE_CHOICES, **kwargs)
 
 
+class LanguageField(serializers.CharField):
+    """A document language: only languages whose catalogs are complete are accepted."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 5)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        language = str(super().to_internal_value(data)).strip().lower()
+        if language not in COMPLETE_LANGUAGES:
+            accepted = ", ".join(COMPLETE_LANGUAGES)
+            raise serializers.ValidationError(
+                f"Unsupported language {language!r}; accepted: {accepted}."
+            )
+        return language
+
+
 class CreateDocumentSerializer(serializers.Serializer):
-    """The create body: `documentType` plus the fields that type declares.
+    """The create body: `documentType`, `language` and the fields that type declares.
 
     Validation is delegated to the type's own input serializer, so the schema of every type
     lives in its module (legal_documents/inputs/, attached to the gdpr type by its registry).
     """
 
     documentType = DocumentTypeField()  # noqa: N815
+    language = LanguageField(
+        required=False,
+        default=DEFAULT_LANGUAGE,
+        help_text="Language of the document: " + ", ".join(COMPLETE_LANGUAGES) + " (default en).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         spec = get_document_type(attrs["documentType"])
-        body = {key: value for key, value in self.initial_data.items() if key != "documentType"}
+        body = {
+            key: value
+            for key, value in self.initial_data.items()
+            if key not in {"documentType", "language"}
+        }
         type_serializer = spec.input_serializer(data=body)
         type_serializer.is_valid(raise_exception=True)
         unknown = sorted(set(body) - set(type_serializer.fields))
@@ -79,6 +106,7 @@ class DocumentSerializer(serializers.ModelSerializer):
     stage = serializers.CharField()
     version = serializers.IntegerField()
     rulesetVersion = serializers.CharField(source="ruleset_version")  # noqa: N815
+    language = serializers.CharField()
     clientCompanyId = serializers.UUIDField(source="client_company_id", allow_null=True)  # noqa: N815
     dpoUserId = serializers.IntegerField(source="creator_id")  # noqa: N815
     inputs = serializers.JSONField()
@@ -93,7 +121,7 @@ class DocumentSerializer(serializers.ModelSerializer):
     class Meta:
         model = LegalDocument
         fields = [
-            "id", "documentType", "status", "stage", "version", "rulesetVersion",
+            "id", "documentType", "status", "stage", "version", "rulesetVersion", "language",
             "clientCompanyId", "dpoUserId", "inputs", "content", "error", "compliance",
             "createdAt", "updatedAt", "completedAt", "estimatedCompletionTime",
         ]  # fmt: skip
@@ -139,7 +167,7 @@ class DocumentListItemSerializer(DocumentSerializer):
 class CreatedDocumentSerializer(DocumentSerializer):
     class Meta(DocumentSerializer.Meta):
         fields = [
-            "id", "documentType", "status", "stage", "version", "rulesetVersion",
+            "id", "documentType", "status", "stage", "version", "rulesetVersion", "language",
             "createdAt", "estimatedCompletionTime",
         ]  # fmt: skip
         read_only_fields = fields
@@ -148,6 +176,7 @@ class CreatedDocumentSerializer(DocumentSerializer):
 class ListFiltersSerializer(serializers.Serializer):
     documentType = DocumentTypeField(required=False)  # noqa: N815
     status = serializers.ChoiceField(choices=Status.choices, required=False)
+    language = serializers.ChoiceField(choices=SUPPORTED_LANGUAGES, required=False)
 
 
 class ComplianceItemSerializer(serializers.Serializer):

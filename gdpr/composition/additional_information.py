@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from gdpr.composition.completeness import item_blocks
 from gdpr.composition.markdown import escape_block, escape_inline, join_blocks
+from gdpr.i18n import N_, _, in_every_language
 
 ANCHOR = "additional-information"
-HEADING = f"## Additional information {{#{ANCHOR}}}"
-ANNEX_HEADING = "## Annex: Sources"
+HEADING = N_("## Additional information")
+ANNEX_HEADING = N_("## Annex: Sources")
 
 
 def additional_information_section(pairs: Sequence[Mapping[str, str]]) -> str:
@@ -26,7 +27,7 @@ def additional_information_section(pairs: Sequence[Mapping[str, str]]) -> str:
     blocks = [
         f"**{escape_inline(pair['question'])}**\n\n{escape_block(pair['answer'])}" for pair in pairs
     ]
-    return join_blocks(HEADING, *blocks)
+    return join_blocks(f"{_(HEADING)} {{#{ANCHOR}}}", *blocks)
 
 
 def with_additional_information(markdown: str, pairs: Sequence[Mapping[str, str]]) -> str:
@@ -44,8 +45,11 @@ def with_additional_information(markdown: str, pairs: Sequence[Mapping[str, str]
     lines = markdown.splitlines()
     for block in reversed(existing):
         del lines[block.heading_line : block.end_line]
+    # The annex heading in whichever language the document was written.
+    annex_headings = in_every_language(ANNEX_HEADING)
     insert_at = next(
-        (index for index, line in enumerate(lines) if line.strip() == ANNEX_HEADING), len(lines)
+        (index for index, line in enumerate(lines) if line.strip() in annex_headings),
+        len(lines),
     )
     before = "\n".join(lines[:insert_at])
     after = "\n".join(lines[insert_at:])

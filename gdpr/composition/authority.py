@@ -13,8 +13,9 @@ from gdpr.authorities import CompetentAuthority, competent_authority
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import CompanyDetails
 from gdpr.composition.markdown import escape_inline, to_be_completed
+from gdpr.i18n import N_, _, current_language
 
-GENERIC_NAME = "the competent supervisory authority"
+GENERIC_NAME = N_("the competent supervisory authority")
 _REGION_KEYS = ("region", "state", "land", "bundesland")
 
 
@@ -50,7 +51,7 @@ def authority_name(context: CompositionContext) -> str:
     """The authority as the deadline sentence names it."""
     found = located_authority(context)
     if found is None or found.authority is None:
-        return GENERIC_NAME
+        return _(GENERIC_NAME)
     return escape_inline(found.authority.name)
 
 
@@ -61,16 +62,19 @@ def authority_block(context: CompositionContext) -> str:
         return ""
     authority = found.authority
     if authority is None:
-        return (
-            f"**Competent supervisory authority (Art. 55):** {escape_inline(found.rule or '')} "
-            + to_be_completed("the Land of the controller's establishment (region)")
-        )
+        return _(
+            "**Competent supervisory authority (Art. 55):** {rule} ",
+            rule=escape_inline(found.rule or ""),
+        ) + to_be_completed(_("the Land of the controller's establishment (region)"))
+    # The authority's own name, and the English one only in an English document.
+    own_name = escape_inline(authority.name)
+    if current_language() == "en" and authority.name_en != authority.name:
+        own_name += f" ({escape_inline(authority.name_en)})"
     lines = [
-        f"**Competent supervisory authority (Art. 55):** {escape_inline(authority.name)}"
-        f" ({escape_inline(authority.name_en)})",
-        f"- Address: {escape_inline(authority.address)}",
-        f"- Breach notification: <{authority.breach_notification}>",
+        _("**Competent supervisory authority (Art. 55):** {name}", name=own_name),
+        _("- Address: {address}", address=escape_inline(authority.address)),
+        _("- Breach notification: <{url}>", url=authority.breach_notification),
     ]
     if authority.note:
-        lines.append(f"- Note: {escape_inline(authority.note)}")
+        lines.append(_("- Note: {note}", note=escape_inline(authority.note)))
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gdpr.composition.markdown import ANCHOR_PATTERN, HEADING_PATTERN, MARKER_PATTERN
+from gdpr.i18n import _
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import ChecklistItem, DocumentType
@@ -122,7 +123,7 @@ def item_blocks(markdown: str) -> dict[str, list[ItemBlock]]:
         if not anchor:
             continue
         end = len(lines)
-        for next_index, next_level, _ in headings[position + 1 :]:
+        for next_index, next_level, _text in headings[position + 1 :]:
             if next_level <= level:
                 end = next_index
                 break
@@ -151,7 +152,7 @@ def completeness_report(*, document_type: DocumentType, markdown: str) -> Comple
             ItemStatus(
                 id=item.id,
                 article=item.article,
-                requirement=item.requirement,
+                requirement=_(item.requirement),
                 status="present" if present else "missing",
                 section=item.section,
             )

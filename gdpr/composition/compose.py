@@ -22,6 +22,7 @@ def compose(
     organization_name: str | None = None,
     sources: Sequence[SourceRef] = (),
     now: datetime | None = None,
+    language: str | None = None,
 ) -> str:
     """The document as Markdown, written from validated inputs and answers.
 
@@ -30,6 +31,8 @@ def compose(
     assessments or marked `**[To be completed]**` with what is needed. User values are escaped.
     `inputs` are the serializer's validated data (companyName should hold the resolved client
     company's name when clientCompanyId was given); `sources` are listed in an annex.
+    `language` (en, de, fr, es, it; None keeps the active one, English by default) is the
+    language of every text the template writes; user values stay as given.
     """
     return document_skeleton(
         document_type,
@@ -39,4 +42,5 @@ def compose(
         organization_name=organization_name,
         sources=sources,
         now=now,
+        language=language,
     ).markdown

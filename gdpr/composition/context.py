@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import Any
 
 from gdpr.composition.markdown import escape_block, escape_inline
+from gdpr.i18n import _, current_language, format_date, format_datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +95,13 @@ class CompositionContext:
 
 
 def format_value(value: Any) -> str:
-    """A plain string for any input value (dates ISO 8601, booleans Yes/No)."""
+    """A plain string for any input value (dates in the language's form, booleans Yes/No)."""
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return _("Yes") if value else _("No")
     if isinstance(value, datetime):
-        return value.isoformat()
+        return value.isoformat() if current_language() == "en" else format_datetime(value)
     if isinstance(value, date):
-        return value.isoformat()
+        return format_date(value)
     if isinstance(value, list | tuple):
         return ", ".join(format_value(part) for part in value)
     if isinstance(value, Mapping):

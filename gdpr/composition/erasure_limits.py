@@ -12,6 +12,7 @@ import re
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import RetentionRule
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
+from gdpr.i18n import _
 
 _START = re.compile(
     r"\b(?:after|from|following|since|as\s+of|starting|upon|once|until|end\s+of|date\s+of"
@@ -49,39 +50,44 @@ def _matches(category: str, rule_category: str | None) -> bool:
 
 
 def _start(limit: str) -> str:
-    return "stated" if _START.search(limit) else "not stated"
+    return _("stated") if _START.search(limit) else _("not stated")
 
 
 def write_erasure_limits(context: CompositionContext) -> str:
     given: list[RetentionRule] = context.items("retentionPeriods")
     rules = [_split(rule) for rule in given]
     if not rules:
-        return "Time limits for erasure: " + to_be_completed(
-            "the erasure time limit of each data category and when it starts to run"
+        return _("Time limits for erasure: ") + to_be_completed(
+            _("the erasure time limit of each data category and when it starts to run")
         )
     categories = [str(c) for c in context.items("dataCategories")]
     rows, uncovered, used = [], [], set()
     for category in categories:
-        found = next((i for i, (name, _) in enumerate(rules) if _matches(category, name)), None)
+        found = next(
+            (i for i, (name, _limit) in enumerate(rules) if _matches(category, name)), None
+        )
         if found is None:
             uncovered.append(category)
-            rows.append((category, "not stated", "not stated"))
+            rows.append((category, _("not stated"), _("not stated")))
             continue
         used.add(found)
         rows.append((category, str(given[found]), _start(rules[found][1])))
     for index, (name, limit) in enumerate(rules):
         if index not in used:
-            rows.append((name or "all data", str(given[index]), _start(limit)))
-    no_start = [row[0] for row in rows if row[2] == "not stated" and row[0] not in uncovered]
+            rows.append((name or _("all data"), str(given[index]), _start(limit)))
+    no_start = [row[0] for row in rows if row[2] == _("not stated") and row[0] not in uncovered]
     return join_blocks(
-        "Time limits for erasure per category of data (Art. 30(1)(f)):",
-        table(("Data category", "Time limit as stated", "Start of the period"), rows),
-        to_be_completed("the erasure time limit of: " + ", ".join(map(escape_inline, uncovered)))
+        _("Time limits for erasure per category of data (Art. 30(1)(f)):"),
+        table((_("Data category"), _("Time limit as stated"), _("Start of the period")), rows),
+        to_be_completed(_("the erasure time limit of: ") + ", ".join(map(escape_inline, uncovered)))
         if uncovered
         else None,
         to_be_completed(
-            "when the period starts to run (e.g. 'after the end of the contract', 'from"
-            " collection') for: " + ", ".join(map(escape_inline, no_start))
+            _(
+                "when the period starts to run (e.g. 'after the end of the contract', 'from"
+                " collection') for: "
+            )
+            + ", ".join(map(escape_inline, no_start))
         )
         if no_start
         else None,

@@ -20,38 +20,46 @@ from gdpr.composition.recognition import (
     recognise_legal_basis,
     recognise_safeguard,
 )
+from gdpr.i18n import N_, _
 
 LEGAL_BASIS_LABELS = {
-    "consent": "consent of the data subject (Art. 6(1)(a))",
-    "contract": "performance of a contract or pre-contractual steps (Art. 6(1)(b))",
-    "legal-obligation": "compliance with a legal obligation (Art. 6(1)(c))",
-    "vital-interests": "protection of vital interests (Art. 6(1)(d))",
-    "public-task": "a task in the public interest or official authority (Art. 6(1)(e))",
-    "legitimate-interests": "legitimate interests (Art. 6(1)(f))",
+    "consent": N_("consent of the data subject (Art. 6(1)(a))"),
+    "contract": N_("performance of a contract or pre-contractual steps (Art. 6(1)(b))"),
+    "legal-obligation": N_("compliance with a legal obligation (Art. 6(1)(c))"),
+    "vital-interests": N_("protection of vital interests (Art. 6(1)(d))"),
+    "public-task": N_("a task in the public interest or official authority (Art. 6(1)(e))"),
+    "legitimate-interests": N_("legitimate interests (Art. 6(1)(f))"),
 }
 SAFEGUARD_LABELS = {
-    "adequacy-decision": "adequacy decision (Art. 45)",
-    "standard-contractual-clauses": "standard contractual clauses (Art. 46(2)(c))",
-    "binding-corporate-rules": "binding corporate rules (Art. 47)",
-    "code-or-certification": "approved code of conduct or certification (Art. 46(2)(e)-(f))",
-    "art-49-derogation": "derogation for a specific situation (Art. 49(1))",
+    "adequacy-decision": N_("adequacy decision (Art. 45)"),
+    "standard-contractual-clauses": N_("standard contractual clauses (Art. 46(2)(c))"),
+    "binding-corporate-rules": N_("binding corporate rules (Art. 47)"),
+    "code-or-certification": N_("approved code of conduct or certification (Art. 46(2)(e)-(f))"),
+    "art-49-derogation": N_("derogation for a specific situation (Art. 49(1))"),
     "art-49-compelling-legitimate-interests": (
-        "compelling legitimate interests, Art. 49(1) second subparagraph"
+        N_("compelling legitimate interests, Art. 49(1) second subparagraph")
     ),
-    "none": "no safeguard identified",
+    "none": N_("no safeguard identified"),
 }
 RECIPIENT_ROLES = ("processor", "controller", "joint-controller", "internal", "public-authority")
+ROLE_LABELS = {
+    "processor": N_("processor"),
+    "controller": N_("controller"),
+    "joint-controller": N_("joint controller"),
+    "internal": N_("internal"),
+    "public-authority": N_("public authority"),
+}
 # companyDetails keys with a label of their own; any other key is shown as "key: value".
 COMPANY_DETAIL_LABELS = {
-    "address": "Address",
-    "email": "E-mail",
-    "phone": "Telephone",
-    "website": "Website",
-    "registrationNumber": "Registration number",
-    "vatId": "VAT ID",
-    "representative": "Representative (Art. 27)",
-    "dpo": "Data protection officer",
-    "employees": "Employees",
+    "address": N_("Address"),
+    "email": N_("E-mail"),
+    "phone": N_("Telephone"),
+    "website": N_("Website"),
+    "registrationNumber": N_("Registration number"),
+    "vatId": N_("VAT ID"),
+    "representative": N_("Representative (Art. 27)"),
+    "dpo": N_("Data protection officer"),
+    "employees": N_("Employees"),
 }
 # The `breach` object's keys and the flat create-body fields they stand for.
 BREACH_FIELDS = {
@@ -72,7 +80,7 @@ def _text(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_text(part) for part in value)
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return _("Yes") if value else _("No")
     return " ".join(str(value).split())
 
 
@@ -120,7 +128,9 @@ class CompanyDetails:
         if self.text is not None:
             return [self.text]
         return [
-            f"{COMPANY_DETAIL_LABELS.get(key, key)}: {_text(value)}" for key, value in self.facts
+            f"{_(COMPANY_DETAIL_LABELS[key]) if key in COMPANY_DETAIL_LABELS else key}:"
+            f" {_text(value)}"
+            for key, value in self.facts
         ]
 
     def __str__(self) -> str:
@@ -147,10 +157,10 @@ class LegalBasis:
     codes: tuple[str, ...]
 
     def __str__(self) -> str:
-        labels = "; ".join(LEGAL_BASIS_LABELS[code] for code in self.codes)
+        labels = "; ".join(_(LEGAL_BASIS_LABELS[code]) for code in self.codes)
         if self.wording in self.codes:
             return labels
-        return f'{labels}, as stated: "{self.wording}"'
+        return _('{labels}, as stated: "{wording}"', labels=labels, wording=self.wording)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +171,11 @@ class SpecialCategoryCondition:
     wording: str
 
     def __str__(self) -> str:
-        return (
-            f'Art. 9(2)({self.letter}) {ART_9_CONDITIONS[self.letter]}, as stated: "{self.wording}"'
+        return _(
+            'Art. 9(2)({letter}) {art9_conditions}, as stated: "{wording}"',
+            letter=self.letter,
+            art9_conditions=_(ART_9_CONDITIONS[self.letter]),
+            wording=self.wording,
         )
 
 
@@ -175,9 +188,9 @@ class Safeguard:
 
     @property
     def label(self) -> str:
-        label = SAFEGUARD_LABELS.get(self.code, self.code)
+        label = _(SAFEGUARD_LABELS[self.code]) if self.code in SAFEGUARD_LABELS else self.code
         if self.wording and self.wording != self.code:
-            return f'{label}, as stated: "{self.wording}"'
+            return _('{label}, as stated: "{wording}"', label=label, wording=self.wording)
         return label
 
     def __str__(self) -> str:
@@ -199,9 +212,9 @@ class Recipient:
 
     def __str__(self) -> str:
         facts = [
-            (self.role or "").replace("-", " ") or None,
+            (_(ROLE_LABELS[self.role]) if self.role in ROLE_LABELS else self.role) or None,
             self.country,
-            f"safeguard: {self.safeguard.label}" if self.safeguard else None,
+            _("safeguard: {label}", label=self.safeguard.label) if self.safeguard else None,
         ]
         details = _joined(*facts, separator="; ")
         return f"{self.name} ({details})" if details else self.name
@@ -238,7 +251,10 @@ class RetentionRule:
     def __str__(self) -> str:
         if self.text is not None:
             return self.text
-        rule = _joined(self.period, f"criteria: {self.criteria}" if self.criteria else None)
+        rule = _joined(
+            self.period,
+            _("criteria: {criteria}", criteria=self.criteria) if self.criteria else None,
+        )
         return f"{self.category}: {rule}" if self.category else rule
 
 
@@ -428,7 +444,9 @@ def normalize_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
             "processorDetails",
             _joined(
                 processor.get("address"),
-                f"contact: {processor['contact']}" if processor.get("contact") else None,
+                _("contact: {contact}", contact=processor["contact"])
+                if processor.get("contact")
+                else None,
             ),
         )
     data["subprocessors"] = [

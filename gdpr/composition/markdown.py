@@ -12,9 +12,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from gdpr.i18n import current_language
+
 TO_BE_COMPLETED = "**[To be completed]**"
-# Detection is looser than the marker itself, so that an editor dropping the bold still counts.
-MARKER_PATTERN = re.compile(r"(?<!\\)\[to be completed\]", re.IGNORECASE)
+# The marker in each language. Fixed here, not in the catalogs: completeness must recognise
+# a marker in every language whatever a translator writes.
+MARKER_WORDS = {
+    "en": "To be completed",
+    "de": "Zu ergänzen",
+    "fr": "À compléter",
+    "es": "Por completar",
+    "it": "Da completare",
+}
+# Detection is looser than the marker itself, so that an editor dropping the bold still counts,
+# and accepts every language's marker (a document edited in another language stays checked).
+MARKER_PATTERN = re.compile(
+    r"(?<!\\)\[(?:" + "|".join(re.escape(word) for word in MARKER_WORDS.values()) + r")\]",
+    re.IGNORECASE,
+)
 ITEM_HEADING_LEVEL = 3
 ANCHOR_PATTERN = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
 HEADING_PATTERN = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
@@ -47,8 +62,8 @@ def escape_block(value: object) -> str:
 
 
 def to_be_completed(what: str) -> str:
-    """The fixed marker plus what the author still has to provide."""
-    return f"{TO_BE_COMPLETED} {what}"
+    """The fixed marker (in the current language) plus what the author still has to provide."""
+    return f"**[{MARKER_WORDS[current_language()]}]** {what}"
 
 
 def item_heading(title: str, article: str, item_id: str, level: int = ITEM_HEADING_LEVEL) -> str:

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
-HOLIDAYS_SUPPORTED = (
+from gdpr.i18n import N_
+
+HOLIDAYS_SUPPORTED = N_(
     "1 January, 1 May, 25 and 26 December, Good Friday, Easter Monday, Ascension Day and Whit"
     " Monday"
 )

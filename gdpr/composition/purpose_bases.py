@@ -15,6 +15,7 @@ from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import LEGAL_BASIS_LABELS, LegalBasis
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
 from gdpr.composition.recognition import recognise_legal_basis
+from gdpr.i18n import _
 
 _PROSPECTS = re.compile(r"prospect|\bleads?\b|potential\s+customer|marketing", re.IGNORECASE)
 _CONTRACT_ONLY = frozenset({"contract"})
@@ -41,9 +42,9 @@ def purpose_bases(context: CompositionContext) -> list[tuple[str, tuple[str, ...
 def write_purpose_bases(context: CompositionContext) -> str:
     pairs = purpose_bases(context)
     if not pairs:
-        return to_be_completed("the purposes, each with its Art. 6(1) legal basis")
+        return to_be_completed(_("the purposes, each with its Art. 6(1) legal basis"))
     rows = [
-        (purpose, "; ".join(LEGAL_BASIS_LABELS[c] for c in codes) or "not stated")
+        (purpose, "; ".join(_(LEGAL_BASIS_LABELS[c]) for c in codes) or _("not stated"))
         for purpose, codes in pairs
     ]
     unstated = [purpose for purpose, codes in pairs if not codes]
@@ -53,22 +54,27 @@ def write_purpose_bases(context: CompositionContext) -> str:
         for purpose, codes in pairs
         if set(codes) == _CONTRACT_ONLY and _PROSPECTS.search(purpose)
     ]
-    all_codes = {code for _, codes in pairs for code in codes}
+    all_codes = {code for _skip, codes in pairs for code in codes}
     prospects_uncovered = bool(_PROSPECTS.search(subjects)) and all_codes == _CONTRACT_ONLY
     return join_blocks(
-        table(("Purpose", "Legal basis (Art. 6(1))"), rows),
+        table((_("Purpose"), _("Legal basis (Art. 6(1))")), rows),
         to_be_completed(
-            "the legal basis of each purpose (several bases are given; pair each purpose with"
-            " its basis): " + ", ".join(map(escape_inline, unstated))
+            _(
+                "the legal basis of each purpose (several bases are given; pair each purpose with"
+                " its basis): "
+            )
+            + ", ".join(map(escape_inline, unstated))
         )
         if unstated
         else None,
         to_be_completed(
-            "a legal basis that covers prospects: Art. 6(1)(b) only covers a contract with the"
-            " data subject or steps at their request before entering into one; prospects are"
-            " processed on consent (Art. 6(1)(a)) or legitimate interests (Art. 6(1)(f), with"
-            " the Art. 21(2) right to object). Incorrect pairing: "
-            + ", ".join(map(escape_inline, mismatches or ["prospects under Art. 6(1)(b)"]))
+            _(
+                "a legal basis that covers prospects: Art. 6(1)(b) only covers a contract with the"
+                " data subject or steps at their request before entering into one; prospects are"
+                " processed on consent (Art. 6(1)(a)) or legitimate interests (Art. 6(1)(f), with"
+                " the Art. 21(2) right to object). Incorrect pairing: "
+            )
+            + ", ".join(map(escape_inline, mismatches or [_("prospects under Art. 6(1)(b)")]))
         )
         if mismatches or prospects_uncovered
         else None,

@@ -16,6 +16,7 @@ from typing import Any
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import LegalBasis, legal_bases
 from gdpr.composition.markdown import escape_inline, to_be_completed
+from gdpr.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +43,10 @@ def _joined(values: list[Any]) -> str | None:
 def _flat_source(context: CompositionContext) -> str:
     collected = context.flag("dataCollectedFromSubject")
     if collected:
-        return "You"
+        return _("You")
     if collected is False and context.items("dataSources"):
         return _joined(context.items("dataSources")) or ""
-    return to_be_completed("where the data comes from (Art. 14(2)(f))")
+    return to_be_completed(_("where the data comes from (Art. 14(2)(f))"))
 
 
 def _basis_cell(bases: tuple[LegalBasis, ...], flat: list[LegalBasis]) -> tuple[str, set[str]]:
@@ -56,9 +57,9 @@ def _basis_cell(bases: tuple[LegalBasis, ...], flat: list[LegalBasis]) -> tuple[
     if flat:
         given = "; ".join(escape_inline(basis) for basis in flat)
         return f"{given} - " + to_be_completed(
-            "which of the legal bases given applies to this purpose (Art. 13(1)(c))"
+            _("which of the legal bases given applies to this purpose (Art. 13(1)(c))")
         ), set()
-    return to_be_completed("the Art. 6(1) legal basis of this purpose"), set()
+    return to_be_completed(_("the Art. 6(1) legal basis of this purpose")), set()
 
 
 def purpose_rows(context: CompositionContext) -> list[PurposeRow]:
@@ -71,47 +72,47 @@ def purpose_rows(context: CompositionContext) -> list[PurposeRow]:
         entries = [{"purpose": purpose} for purpose in context.items("purposes")]
     rows = []
     for entry in entries:
-        bases, _ = legal_bases(_list_value(entry.get("legalBasis")))
+        bases, _wordings = legal_bases(_list_value(entry.get("legalBasis")))
         basis, codes = _basis_cell(bases, flat_bases)
         cells = [
             (
-                "Personal data",
+                _("Personal data"),
                 _joined(_list_value(entry.get("dataCategories")) or context.items("dataCategories"))
-                or to_be_completed("the categories of personal data used for this purpose"),
+                or to_be_completed(_("the categories of personal data used for this purpose")),
             ),
-            ("Legal basis", basis),
+            (_("Legal basis"), basis),
         ]
         if "legitimate-interests" in codes:
             interest = entry.get("legitimateInterest") or context.value("legitimateInterests")
             cells.append(
                 (
-                    "Legitimate interest pursued",
+                    _("Legitimate interest pursued"),
                     escape_inline(interest)
                     if interest
-                    else to_be_completed("the legitimate interest pursued (Art. 13(1)(d))"),
+                    else to_be_completed(_("the legitimate interest pursued (Art. 13(1)(d))")),
                 )
             )
         retention = _list_value(entry.get("retention")) or context.items("retentionPeriods")
         cells.append(
             (
-                "How long we keep it",
-                _joined(retention) or to_be_completed("the retention period or its criteria"),
+                _("How long we keep it"),
+                _joined(retention) or to_be_completed(_("the retention period or its criteria")),
             )
         )
         recipients = _list_value(entry.get("recipients")) or context.items("recipients")
         cells.append(
             (
-                "Who receives it",
-                _joined(recipients) or to_be_completed("the recipients, or 'no one'"),
+                _("Who receives it"),
+                _joined(recipients) or to_be_completed(_("the recipients, or 'no one'")),
             )
         )
         source = entry.get("source")
         cells.append(
-            ("Where it comes from", escape_inline(source) if source else _flat_source(context))
+            (_("Where it comes from"), escape_inline(source) if source else _flat_source(context))
         )
         rows.append(
             PurposeRow(
-                purpose=escape_inline(entry.get("purpose") or "Purpose not named"),
+                purpose=escape_inline(entry.get("purpose") or _("Purpose not named")),
                 codes=frozenset(codes),
                 cells=tuple(cells),
             )
@@ -121,7 +122,12 @@ def purpose_rows(context: CompositionContext) -> list[PurposeRow]:
 
 def purpose_table(row: PurposeRow) -> str:
     """A two-column table of one purpose (cells are already Markdown)."""
-    lines = [f"**Purpose: {row.purpose}**", "", "| Aspect | Details |", "|---|---|"]
+    lines = [
+        _("**Purpose: {purpose}**", purpose=row.purpose),
+        "",
+        _("| Aspect | Details |"),
+        "|---|---|",
+    ]
     lines.extend(f"| {label} | {value} |" for label, value in row.cells)
     return "\n".join(lines)
 

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.i18n import N_
+
 LEGAL_BASES: tuple[str, ...] = (
     "consent",
     "contract",
@@ -35,16 +37,16 @@ TRANSFER_SAFEGUARDS: tuple[str, ...] = (
 # Art. 6(1)(a)-(f), in the order of LEGAL_BASES.
 _ART_6_LETTERS = dict(zip("abcdef", LEGAL_BASES, strict=True))
 ART_9_CONDITIONS: dict[str, str] = {
-    "a": "explicit consent",
-    "b": "obligations and rights in employment, social security and social protection law",
-    "c": "vital interests where the data subject cannot give consent",
-    "d": "legitimate activities of a foundation, association or other not-for-profit body",
-    "e": "data manifestly made public by the data subject",
-    "f": "establishment, exercise or defence of legal claims",
-    "g": "substantial public interest on the basis of law",
-    "h": "preventive or occupational medicine, health or social care",
-    "i": "public interest in the area of public health",
-    "j": "archiving, scientific or historical research or statistics",
+    "a": N_("explicit consent"),
+    "b": N_("obligations and rights in employment, social security and social protection law"),
+    "c": N_("vital interests where the data subject cannot give consent"),
+    "d": N_("legitimate activities of a foundation, association or other not-for-profit body"),
+    "e": N_("data manifestly made public by the data subject"),
+    "f": N_("establishment, exercise or defence of legal claims"),
+    "g": N_("substantial public interest on the basis of law"),
+    "h": N_("preventive or occupational medicine, health or social care"),
+    "i": N_("public interest in the area of public health"),
+    "j": N_("archiving, scientific or historical research or statistics"),
 }
 
 # "Art. 6(1)(b)", "Article 6 (1) lit. b", "6.1.b", "Art. 6(1) f".

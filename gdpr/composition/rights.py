@@ -21,6 +21,8 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from gdpr.i18n import _
+
 PORTABILITY_BASES = frozenset({"consent", "contract"})
 OBJECTION_BASES = frozenset({"public-task", "legitimate-interests"})
 
@@ -97,19 +99,23 @@ def rights_with_articles(
         bases=bases, direct_marketing=direct_marketing, automated_processing=automated_means
     )
     rights = [
-        "access (Art. 15)",
-        "rectification (Art. 16)",
-        "erasure (Art. 17)",
-        "restriction of processing (Art. 18)",
+        _("access (Art. 15)"),
+        _("rectification (Art. 16)"),
+        _("erasure (Art. 17)"),
+        _("restriction of processing (Art. 18)"),
     ]
     if applicable.portability:
-        rights.append("data portability (Art. 20)")
+        rights.append(_("data portability (Art. 20)"))
     if applicable.objection:
-        rights.append("object (Art. 21(1)) on grounds relating to their particular situation")
+        rights.append(_("object (Art. 21(1)) on grounds relating to their particular situation"))
     if direct_marketing:
-        rights.append("object at any time to direct marketing, without giving reasons (Art. 21(2))")
+        rights.append(
+            _("object at any time to direct marketing, without giving reasons (Art. 21(2))")
+        )
     if applicable.withdraw_consent:
-        rights.append("withdraw consent at any time (Art. 7(3)), without affecting past processing")
+        rights.append(
+            _("withdraw consent at any time (Art. 7(3)), without affecting past processing")
+        )
     return rights
 
 
@@ -120,14 +126,15 @@ def complaint_text(authority: str | None) -> str:
 
     `authority` is already escaped Markdown.
     """
-    text = (
+    text = _(
         "You have the right to lodge a complaint with a supervisory authority, in particular"
         " in the EU Member State of your habitual residence, your place of work or the place"
         " of the alleged infringement (Art. 77(1))."
     )
     if authority:
-        text += (
-            f" You may for example contact {authority}, the authority competent for us; you are"
-            " free to choose another one of those authorities."
+        text += _(
+            " You may for example contact {authority}, the authority competent for "
+            "us; you are free to choose another one of those authorities.",
+            authority=authority,
         )
     return text

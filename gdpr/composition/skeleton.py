@@ -20,6 +20,7 @@ from gdpr.composition.markdown import (
     item_heading,
     join_blocks,
 )
+from gdpr.i18n import _, activate, format_date
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -121,11 +122,12 @@ def _answers_block(document_type: DocumentType, item_id: str, context: Compositi
         if question.item == item_id and question.id in context.answers:
             answer = format_value(context.answers[question.id])
             lines.append(
-                f"- *{escape_inline(question.text)}* ({question.article}): {escape_inline(answer)}"
+                f"- *{escape_inline(_(question.text))}* ({_(question.article)}):"
+                f" {escape_inline(answer)}"
             )
     if not lines:
         return ""
-    return "Answers recorded in the questionnaire:\n\n" + "\n".join(lines)
+    return _("Answers recorded in the questionnaire:\n\n") + "\n".join(lines)
 
 
 def item_draft(document_type: DocumentType, item_id: str, context: CompositionContext) -> ItemDraft:
@@ -139,9 +141,9 @@ def item_draft(document_type: DocumentType, item_id: str, context: CompositionCo
     )
     return ItemDraft(
         id=item.id,
-        title=item.title,
-        article=item.article,
-        heading=item_heading(item.title, item.article, item.id),
+        title=_(item.title),
+        article=_(item.article),
+        heading=item_heading(_(item.title), _(item.article), item.id),
         body=body,
     )
 
@@ -153,13 +155,13 @@ def section_skeleton(
     numbered = {entry.id: (index, entry) for index, entry in enumerate(document_type.sections, 1)}
     number, section = numbered[section_id]
     intro_writer = document_type.section_intros.get(section.id)
-    article = f" ({section.article})" if section.article else ""
+    article = f" ({_(section.article)})" if section.article else ""
     return SectionDraft(
         id=section.id,
         number=number,
-        title=section.title,
-        article=section.article,
-        heading=f"## {number}. {section.title}{article}",
+        title=_(section.title),
+        article=_(section.article),
+        heading=f"## {number}. {_(section.title)}{article}",
         intro=intro_writer(context).strip() if intro_writer else "",
         items=tuple(
             item_draft(document_type, item.id, context)
@@ -171,23 +173,44 @@ def section_skeleton(
 def _front_matter(document_type: DocumentType, context: CompositionContext) -> str:
     company = context.company_name
     lines = [
-        f"- **Controller:** {escape_inline(company) if company else 'not stated'}",
+        _(
+            "- **Controller:** {controller}",
+            controller=escape_inline(company) if company else _("not stated"),
+        ),
     ]
     if context.has("companyDetails"):
-        lines.append(f"- **Contact details:** {context.inline('companyDetails')}")
+        lines.append(
+            _(
+                "- **Contact details:** {company_details}",
+                company_details=context.inline("companyDetails"),
+            )
+        )
     if document_type.public:
         # The rule set is kept in the document's metadata (`rulesetVersion`), not shown to
         # data subjects.
-        lines.append(f"- **Last updated:** {context.now.date().isoformat()}")
-        return join_blocks(f"# {document_type.title}", "\n".join(lines), document_type.description)
+        lines.append(_("- **Last updated:** {date}", date=format_date(context.now.date())))
+        return join_blocks(
+            f"# {_(document_type.title)}", "\n".join(lines), _(document_type.description)
+        )
     if context.organization_name and context.organization_name != company:
-        lines.append(f"- **Prepared by:** {escape_inline(context.organization_name)}")
-    lines.append(f"- **Date:** {context.now.date().isoformat()}")
+        lines.append(
+            _(
+                "- **Prepared by:** {organization_name}",
+                organization_name=escape_inline(context.organization_name),
+            )
+        )
+    lines.append(_("- **Date:** {date}", date=format_date(context.now.date())))
     lines.append(
-        f"- **Rule set:** {document_type.name} {document_type.ruleset_version}"
-        f" ({len(document_type.checklist)} mandatory items)"
+        _(
+            "- **Rule set:** {name} {ruleset_version} ({count} mandatory items)",
+            name=document_type.name,
+            ruleset_version=document_type.ruleset_version,
+            count=len(document_type.checklist),
+        )
     )
-    return join_blocks(f"# {document_type.title}", "\n".join(lines), document_type.description)
+    return join_blocks(
+        f"# {_(document_type.title)}", "\n".join(lines), _(document_type.description)
+    )
 
 
 def _annex(sources: Sequence[SourceRef]) -> str:
@@ -201,8 +224,8 @@ def _annex(sources: Sequence[SourceRef]) -> str:
         line = f"- **{escape_inline(source.file_name)}**"
         entries.append(f"{line}: {escape_block(excerpt)}" if excerpt else line)
     return join_blocks(
-        "## Annex: Sources",
-        "Documents of the organization consulted for this document:",
+        _("## Annex: Sources"),
+        _("Documents of the organization consulted for this document:"),
         "\n".join(entries),
     )
 
@@ -216,12 +239,36 @@ def document_skeleton(
     organization_name: str | None = None,
     sources: Sequence[SourceRef] = (),
     now: datetime | None = None,
+    language: str | None = None,
 ) -> DocumentSkeleton:
     """The ordered sections of a document with their template text (deterministic).
 
     An LLM writer rewrites `section.items[i].body` and keeps each `heading` line verbatim;
-    the result passed through `ensure_checklist` can never lose a mandatory item.
+    the result passed through `ensure_checklist` can never lose a mandatory item. The texts
+    are written in `language` (None: the active language, see `gdpr.i18n.activate`).
     """
+    with activate(language):
+        return _document_skeleton(
+            document_type,
+            inputs,
+            answers,
+            finalize_answers,
+            organization_name=organization_name,
+            sources=sources,
+            now=now,
+        )
+
+
+def _document_skeleton(
+    document_type: DocumentType,
+    inputs: Mapping[str, Any],
+    answers: Mapping[str, Any] | None,
+    finalize_answers: Mapping[str, Any] | None,
+    *,
+    organization_name: str | None,
+    sources: Sequence[SourceRef],
+    now: datetime | None,
+) -> DocumentSkeleton:
     context = build_context(
         document_type=document_type,
         inputs=inputs,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import SpecialCategoryCondition
 from gdpr.composition.markdown import bullets, join_blocks, to_be_completed
+from gdpr.i18n import _
 
 _ART_9_WORDS = re.compile(
     r"biometri|genetic|\bhealth|medical|diagnos|racial|ethnic|political\s+opinion|relig"
@@ -69,39 +70,46 @@ def write_sensitive_data(context: CompositionContext) -> str:
     """The checklist text: the data, its Art. 9(2) condition / Art. 10 basis, or the gap."""
     found = sensitive_data(context)
     if not found.special and not found.criminal:
-        return (
+        return _(
             "No special category of data (Art. 9(1)) and no data relating to criminal"
             " convictions and offences (Art. 10) is processed, as far as the inputs state."
         )
     blocks: list[str | None] = []
     if found.special:
         blocks.append(
-            "Special categories of data processed (Art. 9(1)):\n\n" + bullets(found.special)
+            _("Special categories of data processed (Art. 9(1)):\n\n") + bullets(found.special)
         )
         if found.conditions:
             blocks.append(
-                "Condition(s) lifting the prohibition (Art. 9(2)):\n\n" + bullets(found.conditions)
+                _("Condition(s) lifting the prohibition (Art. 9(2)):\n\n")
+                + bullets(found.conditions)
             )
         else:
             blocks.append(
-                "Processing these data is prohibited (Art. 9(1)) unless a condition of"
-                " Art. 9(2) applies; an Art. 6(1) basis alone is not enough. "
+                _(
+                    "Processing these data is prohibited (Art. 9(1)) unless a condition of"
+                    " Art. 9(2) applies; an Art. 6(1) basis alone is not enough. "
+                )
                 + to_be_completed(
-                    "the Art. 9(2) condition (a)-(j) relied on, e.g."
-                    " 'Art. 9(2)(a) explicit consent'"
+                    _(
+                        "the Art. 9(2) condition (a)-(j) relied on, e.g."
+                        " 'Art. 9(2)(a) explicit consent'"
+                    )
                 )
             )
     if found.criminal:
         blocks.append(
-            "Data relating to criminal convictions and offences (Art. 10):\n\n"
+            _("Data relating to criminal convictions and offences (Art. 10):\n\n")
             + bullets(found.criminal)
         )
         blocks.append(
-            f"Art. 10 basis: {found.art10_basis}."
+            _("Art. 10 basis: {art10_basis}.", art10_basis=found.art10_basis)
             if found.art10_basis
-            else "Such data may only be processed under official authority or when Union or"
-            " Member State law authorises it with appropriate safeguards (Art. 10). "
-            + to_be_completed("the Art. 10 basis (the authority or the law relied on)")
+            else _(
+                "Such data may only be processed under official authority or when Union or"
+                " Member State law authorises it with appropriate safeguards (Art. 10). "
+            )
+            + to_be_completed(_("the Art. 10 basis (the authority or the law relied on)"))
         )
     return join_blocks(*blocks)
 
@@ -112,6 +120,7 @@ def special_category_labels(context: CompositionContext) -> tuple[str, ...]:
     labels = [*found.special, *found.criminal]
     if not labels:
         labels = [
-            f"data processed under Art. 9(2)({condition.letter})" for condition in found.conditions
+            _("data processed under Art. 9(2)({letter})", letter=condition.letter)
+            for condition in found.conditions
         ]
     return tuple(labels)

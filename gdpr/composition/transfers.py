@@ -15,13 +15,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SCC_DECISION = "Commission Implementing Decision (EU) 2021/914"
-ART_28_7_DECISION = "Commission Implementing Decision (EU) 2021/915"
+from gdpr.i18n import N_, _
+
+SCC_DECISION = N_("Commission Implementing Decision (EU) 2021/914")
+ART_28_7_DECISION = N_("Commission Implementing Decision (EU) 2021/915")
 SCC_MODULES: dict[int, str] = {
-    1: "Module 1 (controller to controller)",
-    2: "Module 2 (controller to processor)",
-    3: "Module 3 (processor to processor)",
-    4: "Module 4 (processor to controller)",
+    1: N_("Module 1 (controller to controller)"),
+    2: N_("Module 2 (controller to processor)"),
+    3: N_("Module 3 (processor to processor)"),
+    4: N_("Module 4 (processor to controller)"),
 }
 _MODULE_BY_ROLES = {
     ("controller", "controller"): 1,
@@ -44,38 +46,50 @@ class Adequacy:
 
 
 ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
-    Adequacy("Andorra", "Commission Decision 2010/625/EU", names=("ad", "and")),
-    Adequacy("Argentina", "Commission Decision 2003/490/EC", names=("ar", "arg")),
+    Adequacy(N_("Andorra"), N_("Commission Decision 2010/625/EU"), names=("ad", "and")),
+    Adequacy(N_("Argentina"), N_("Commission Decision 2003/490/EC"), names=("ar", "arg")),
     Adequacy(
-        "Canada",
-        "Commission Decision 2002/2/EC",
-        "commercial organisations subject to the Personal Information Protection and"
-        " Electronic Documents Act (PIPEDA)",
+        N_("Canada"),
+        N_("Commission Decision 2002/2/EC"),
+        N_(
+            "commercial organisations subject to the Personal Information Protection and"
+            " Electronic Documents Act (PIPEDA)"
+        ),
         ("ca", "can"),
     ),
-    Adequacy("Faroe Islands", "Commission Decision 2010/146/EU", names=("fo", "fro", "faroes")),
-    Adequacy("Guernsey", "Commission Decision 2003/821/EC", names=("gg", "ggy")),
-    Adequacy("Israel", "Commission Decision 2011/61/EU", names=("il", "isr")),
-    Adequacy("Isle of Man", "Commission Decision 2004/411/EC", names=("im", "imn")),
-    Adequacy("Japan", "Commission Implementing Decision (EU) 2019/419", names=("jp", "jpn")),
-    Adequacy("Jersey", "Commission Decision 2008/393/EC", names=("je", "jey")),
-    Adequacy("New Zealand", "Commission Implementing Decision 2013/65/EU", names=("nz", "nzl")),
     Adequacy(
-        "Republic of Korea",
-        "Commission Implementing Decision (EU) 2022/254",
+        N_("Faroe Islands"), N_("Commission Decision 2010/146/EU"), names=("fo", "fro", "faroes")
+    ),
+    Adequacy(N_("Guernsey"), N_("Commission Decision 2003/821/EC"), names=("gg", "ggy")),
+    Adequacy(N_("Israel"), N_("Commission Decision 2011/61/EU"), names=("il", "isr")),
+    Adequacy(N_("Isle of Man"), N_("Commission Decision 2004/411/EC"), names=("im", "imn")),
+    Adequacy(
+        N_("Japan"), N_("Commission Implementing Decision (EU) 2019/419"), names=("jp", "jpn")
+    ),
+    Adequacy(N_("Jersey"), N_("Commission Decision 2008/393/EC"), names=("je", "jey")),
+    Adequacy(
+        N_("New Zealand"), N_("Commission Implementing Decision 2013/65/EU"), names=("nz", "nzl")
+    ),
+    Adequacy(
+        N_("Republic of Korea"),
+        N_("Commission Implementing Decision (EU) 2022/254"),
         names=("kr", "kor", "south korea", "korea"),
     ),
-    Adequacy("Switzerland", "Commission Decision 2000/518/EC", names=("ch", "che", "schweiz")),
     Adequacy(
-        "United Kingdom",
-        "Commission Implementing Decision (EU) 2021/1772 (and any decision renewing it)",
+        N_("Switzerland"), N_("Commission Decision 2000/518/EC"), names=("ch", "che", "schweiz")
+    ),
+    Adequacy(
+        N_("United Kingdom"),
+        N_("Commission Implementing Decision (EU) 2021/1772 (and any decision renewing it)"),
         names=("uk", "gb", "gbr", "great britain", "england", "scotland", "wales"),
     ),
-    Adequacy("Uruguay", "Commission Implementing Decision 2012/484/EU", names=("uy", "ury")),
     Adequacy(
-        "United States",
-        "Commission Implementing Decision (EU) 2023/1795",
-        "recipients certified under the EU-US Data Privacy Framework",
+        N_("Uruguay"), N_("Commission Implementing Decision 2012/484/EU"), names=("uy", "ury")
+    ),
+    Adequacy(
+        N_("United States"),
+        N_("Commission Implementing Decision (EU) 2023/1795"),
+        N_("recipients certified under the EU-US Data Privacy Framework"),
         ("us", "usa", "u.s.", "u.s.a.", "united states of america", "america"),
     ),
 )
@@ -143,8 +157,12 @@ def scc_module_stated(*texts: str | None) -> int | None:
 
 def scc_clause(module: int | None) -> str:
     """'the standard contractual clauses of Decision 2021/914, Module N (...)'."""
-    named = SCC_MODULES[module] if module else "module to be determined"
-    return f"Standard contractual clauses, {SCC_DECISION}, {named}"
+    named = _(SCC_MODULES[module]) if module else _("module to be determined")
+    return _(
+        "Standard contractual clauses, {scc_decision}, {named}",
+        scc_decision=_(SCC_DECISION),
+        named=named,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,20 +190,32 @@ def describe_instrument(
         adequacy = adequacy_decision(country)
         if adequacy is None:
             return Instrument(
-                "Adequacy decision (Art. 45): none found",
+                _("Adequacy decision (Art. 45): none found"),
                 (
-                    f"no adequacy decision covers {country}: name the decision, or another"
-                    " Art. 46-49 instrument, for " + who,
+                    _(
+                        "no adequacy decision covers {country}: name the decision, or another "
+                        "Art. 46-49 instrument, for ",
+                        country=country,
+                    )
+                    + who,
                 ),
             )
-        scope = f", for {adequacy.scope}" if adequacy.scope else ""
-        text = f"Adequacy decision (Art. 45): {adequacy.decision} ({adequacy.country}{scope})"
+        scope = _(", for {scope}", scope=_(adequacy.scope)) if adequacy.scope else ""
+        text = _(
+            "Adequacy decision (Art. 45): {decision} ({country}{scope})",
+            decision=_(adequacy.decision),
+            country=_(adequacy.country),
+            scope=scope,
+        )
         if adequacy.country == "United States" and not _DPF_WORDS.search(stated):
             return Instrument(
                 text,
                 (
-                    f"confirmation that {who} is certified under the EU-US Data Privacy"
-                    " Framework (otherwise another Art. 46 instrument is needed)",
+                    _(
+                        "confirmation that {who} is certified under the EU-US Data Privacy "
+                        "Framework (otherwise another Art. 46 instrument is needed)",
+                        who=who,
+                    ),
                 ),
             )
         return Instrument(text)
@@ -194,32 +224,40 @@ def describe_instrument(
         module = scc_module_stated(wording, details) or scc_module_from_roles(
             exporter_role, importer_role
         )
-        text = "Art. 46(2)(c): " + scc_clause(module)
+        text = _("Art. 46(2)(c): ") + scc_clause(module)
         if module is None:
             missing.append(
-                "the module of the standard contractual clauses (Decision (EU) 2021/914:"
-                " 1 controller to controller, 2 controller to processor, 3 processor to"
-                " processor, 4 processor to controller) for " + who
+                _(
+                    "the module of the standard contractual clauses (Decision (EU) 2021/914:"
+                    " 1 controller to controller, 2 controller to processor, 3 processor to"
+                    " processor, 4 processor to controller) for "
+                )
+                + who
             )
     elif code == "binding-corporate-rules":
-        text = "Binding corporate rules approved under Art. 47 (Art. 46(2)(b))"
+        text = _("Binding corporate rules approved under Art. 47 (Art. 46(2)(b))")
     elif code == "code-or-certification":
-        text = (
+        text = _(
             "Approved code of conduct or certification with binding and enforceable"
             " commitments of the importer (Art. 46(2)(e)-(f))"
         )
     elif code == "art-49-compelling-legitimate-interests":
         return Instrument(
-            "Art. 49(1) second subparagraph: compelling legitimate interests, the supervisory"
-            " authority and the data subject informed"
+            _(
+                "Art. 49(1) second subparagraph: compelling legitimate interests, the supervisory"
+                " authority and the data subject informed"
+            )
         )
     elif code == "art-49-derogation":
-        return Instrument("Derogation for a specific situation (Art. 49(1))")
+        return Instrument(_("Derogation for a specific situation (Art. 49(1))"))
     else:
-        return Instrument("None")
+        return Instrument(_("None"))
     if not _TIA_WORDS.search(stated):
         missing.append(
-            "the transfer impact assessment (Clause 14 of the SCCs, EDPB Recommendations"
-            " 01/2020: the laws and practices of the third country) for " + who
+            _(
+                "the transfer impact assessment (Clause 14 of the SCCs, EDPB Recommendations"
+                " 01/2020: the laws and practices of the third country) for "
+            )
+            + who
         )
     return Instrument(text, tuple(missing))

@@ -4,118 +4,124 @@ from __future__ import annotations
 
 from gdpr.composition.writers import dpia as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from gdpr.i18n import N_
 
 SECTIONS = (
-    Section("context", "Context and description of the processing", "Art. 35(7)(a)"),
-    Section("screening", "Screening: is a DPIA required?", "Art. 35(1), 35(3), 35(4)"),
-    Section("principles", "Necessity and proportionality", "Art. 35(7)(b)"),
-    Section("risks", "Risks to the rights and freedoms of data subjects", "Art. 35(7)(c)"),
-    Section("measures", "Measures envisaged to address the risks", "Art. 35(7)(d)"),
-    Section("opinions", "Advice of the DPO and views of data subjects", "Art. 35(2), 35(9)"),
-    Section("validation", "Validation, prior consultation and review", "Art. 35(11), 36"),
+    Section("context", N_("Context and description of the processing"), "Art. 35(7)(a)"),
+    Section("screening", N_("Screening: is a DPIA required?"), "Art. 35(1), 35(3), 35(4)"),
+    Section("principles", N_("Necessity and proportionality"), "Art. 35(7)(b)"),
+    Section("risks", N_("Risks to the rights and freedoms of data subjects"), "Art. 35(7)(c)"),
+    Section("measures", N_("Measures envisaged to address the risks"), "Art. 35(7)(d)"),
+    Section("opinions", N_("Advice of the DPO and views of data subjects"), "Art. 35(2), 35(9)"),
+    Section("validation", N_("Validation, prior consultation and review"), "Art. 35(11), 36"),
 )
 
 CHECKLIST = (
     ChecklistItem("a-description", "Art. 35(7)(a)",
-                  "Systematic description of the processing operations and purposes, including"
-                  " the legitimate interest pursued where applicable",
-                  "context", "Systematic description of the processing"),
+                  N_("Systematic description of the processing operations and purposes, including"
+                  " the legitimate interest pursued where applicable"),
+                  "context", N_("Systematic description of the processing")),
     ChecklistItem("special-categories", "Art. 9(2), Art. 10",
-                  "Special categories of data only under an Art. 9(2) condition, and data"
-                  " relating to criminal convictions and offences only under an Art. 10 basis",
-                  "context", "Special categories and criminal offence data"),
-    ChecklistItem("screening", "Art. 35(3); EDPB WP248",
-                  "Screening against Art. 35(3)(a)-(c) and the nine EDPB WP248 criteria; two or"
-                  " more met: DPIA required", "screening", "Screening against the criteria"),
+                  N_("Special categories of data only under an Art. 9(2) condition, and data"
+                  " relating to criminal convictions and offences only under an Art. 10 basis"),
+                  "context", N_("Special categories and criminal offence data")),
+    ChecklistItem("screening", N_("Art. 35(3); EDPB WP248"),
+                  N_("Screening against Art. 35(3)(a)-(c) and the nine EDPB WP248 criteria; two or"
+                  " more met: DPIA required"), "screening", N_("Screening against the criteria")),
     ChecklistItem("national-list", "Art. 35(4)",
-                  "The supervisory authority's list of processing operations requiring a DPIA,"
-                  " checked for the controller's country", "screening",
-                  "National list of processing requiring a DPIA"),
+                  N_("The supervisory authority's list of processing operations requiring a DPIA,"
+                  " checked for the controller's country"), "screening",
+                  N_("National list of processing requiring a DPIA")),
     ChecklistItem("b-necessity", "Art. 35(7)(b)",
-                  "Assessment of necessity and proportionality in relation to the purposes",
-                  "principles", "Necessity and proportionality assessment"),
+                  N_("Assessment of necessity and proportionality in relation to the purposes"),
+                  "principles", N_("Necessity and proportionality assessment")),
     ChecklistItem("balancing-test", "Art. 6(1)(f)",
-                  "A documented balancing test of the legitimate interests against the data"
-                  " subjects' interests, rights and freedoms where Art. 6(1)(f) is relied on",
-                  "principles", "Balancing test for legitimate interests"),
+                  N_("A documented balancing test of the legitimate interests against the data"
+                  " subjects' interests, rights and freedoms where Art. 6(1)(f) is relied on"),
+                  "principles", N_("Balancing test for legitimate interests")),
     ChecklistItem("c-risks", "Art. 35(7)(c)",
-                  "Assessment of the risks to the rights and freedoms of data subjects",
-                  "risks", "Risk assessment"),
+                  N_("Assessment of the risks to the rights and freedoms of data subjects"),
+                  "risks", N_("Risk assessment")),
     ChecklistItem("d-measures", "Art. 35(7)(d)",
-                  "Measures to address the risks, safeguards, security measures and how"
-                  " compliance is demonstrated", "measures", "Measures and safeguards"),
-    ChecklistItem("dpo-advice", "Art. 35(2)", "Advice of the data protection officer",
-                  "opinions", "Advice of the data protection officer"),
+                  N_("Measures to address the risks, safeguards, security measures and how"
+                  " compliance is demonstrated"), "measures", N_("Measures and safeguards")),
+    ChecklistItem("dpo-advice", "Art. 35(2)", N_("Advice of the data protection officer"),
+                  "opinions", N_("Advice of the data protection officer")),
     ChecklistItem("data-subject-views", "Art. 35(9)",
-                  "Views of data subjects or their representatives, where appropriate",
-                  "opinions", "Views of data subjects"),
-    ChecklistItem("action-plan", "Art. 35(7)(d); CNIL PIA",
-                  "Action plan carrying the measures planned and the conditions of the DPO's"
-                  " advice, each with its owner and due date", "validation", "Action plan"),
-    ChecklistItem("validation", "Art. 24(1); CNIL PIA",
-                  "Validation of the assessment by the controller: decision, name and date",
-                  "validation", "Validation by the controller"),
+                  N_("Views of data subjects or their representatives, where appropriate"),
+                  "opinions", N_("Views of data subjects")),
+    ChecklistItem("action-plan", N_("Art. 35(7)(d); CNIL PIA"),
+                  N_("Action plan carrying the measures planned and the conditions of the DPO's"
+                  " advice, each with its owner and due date"), "validation", N_("Action plan")),
+    ChecklistItem("validation", N_("Art. 24(1); CNIL PIA"),
+                  N_("Validation of the assessment by the controller: decision, name and date"),
+                  "validation", N_("Validation by the controller")),
     ChecklistItem("prior-consultation", "Art. 36(1)",
-                  "Prior consultation of the supervisory authority if a high residual risk"
-                  " remains", "validation", "Prior consultation of the supervisory authority"),
+                  N_("Prior consultation of the supervisory authority if a high residual risk"
+                  " remains"), "validation", N_("Prior consultation of the supervisory authority")),
     ChecklistItem("review", "Art. 35(11)",
-                  "Review of the assessment at least when the risk changes", "validation",
-                  "Review of the assessment"),
+                  N_("Review of the assessment at least when the risk changes"), "validation",
+                  N_("Review of the assessment")),
 )  # fmt: skip
 
 QUESTIONS = (
-    Question("dataMinimisation", "Is every data category necessary for the stated purposes?",
-             "Art. 5(1)(c): adequate, relevant and limited to what is necessary.",
+    Question("dataMinimisation", N_("Is every data category necessary for the stated purposes?"),
+             N_("Art. 5(1)(c): adequate, relevant and limited to what is necessary."),
              "Art. 5(1)(c)", True, "boolean", "b-necessity"),
-    Question("minimisationPlan", "Which data categories are not strictly necessary, and what"
-             " will be done about them?", "Name each category and the action (drop, pseudonymise,"
-             " shorten retention).", "Art. 5(1)(c)", True, "text", "b-necessity",
+    Question("minimisationPlan", N_("Which data categories are not strictly necessary, and what"
+             " will be done about them?"),
+             N_("Name each category and the action (drop, pseudonymise,"
+             " shorten retention)."), "Art. 5(1)(c)", True, "text", "b-necessity",
              condition=("dataMinimisation", False)),
-    Question("retentionApproach", "How are retention periods set?",
-             "Art. 5(1)(e): storage limitation.", "Art. 5(1)(e)", True, "choice", "b-necessity",
+    Question("retentionApproach", N_("How are retention periods set?"),
+             N_("Art. 5(1)(e): storage limitation."), "Art. 5(1)(e)", True, "choice", "b-necessity",
              options=("Fixed period per data category", "Criteria-based", "Not yet defined")),
-    Question("rightsChannels", "Through which channels can data subjects exercise their rights?",
-             "Art. 12-22.", "Art. 12(2)", False, "multiChoice", "b-necessity",
+    Question("rightsChannels",
+             N_("Through which channels can data subjects exercise their rights?"),
+             N_("Art. 12-22."), "Art. 12(2)", False, "multiChoice", "b-necessity",
              options=("Web form", "E-mail", "Postal mail", "In-app self-service",
                       "Customer service")),
-    Question("processorsBound", "Are all processors bound by an Art. 28 agreement?",
-             "Each processor needs a contract with the Art. 28(3) terms.", "Art. 28(3)", True,
+    Question("processorsBound", N_("Are all processors bound by an Art. 28 agreement?"),
+             N_("Each processor needs a contract with the Art. 28(3) terms."), "Art. 28(3)", True,
              "boolean", "d-measures"),
-    Question("dpoOpinion", "What is the DPO's opinion on this DPIA?",
-             "The controller must seek the DPO's advice.", "Art. 35(2)", True, "choice",
+    Question("dpoOpinion", N_("What is the DPO's opinion on this DPIA?"),
+             N_("The controller must seek the DPO's advice."), "Art. 35(2)", True, "choice",
              "dpo-advice", options=("Favourable", "Favourable with reservations",
                                     "Unfavourable")),
-    Question("dataSubjectsConsulted", "Were data subjects or their representatives consulted?",
-             "Seek their views where appropriate (e.g. survey, works council).", "Art. 35(9)",
+    Question("dataSubjectsConsulted", N_("Were data subjects or their representatives consulted?"),
+             N_("Seek their views where appropriate (e.g. survey, works council)."), "Art. 35(9)",
              True, "boolean", "data-subject-views"),
-    Question("consultationSummary", "How were they consulted and what did they say?",
-             "Method, date, main views and how they were taken into account.", "Art. 35(9)",
+    Question("consultationSummary", N_("How were they consulted and what did they say?"),
+             N_("Method, date, main views and how they were taken into account."), "Art. 35(9)",
              True, "text", "data-subject-views", condition=("dataSubjectsConsulted", True)),
-    Question("consultationNotSoughtReason", "Why was it not appropriate to seek their views?",
-             "E.g. confidentiality of the project, disproportionate effort.", "Art. 35(9)", True,
+    Question("consultationNotSoughtReason", N_("Why was it not appropriate to seek their views?"),
+             N_("E.g. confidentiality of the project, disproportionate effort."), "Art. 35(9)",
+             True,
              "text", "data-subject-views", condition=("dataSubjectsConsulted", False)),
-    Question("controllerDecision", "What does the controller decide on this processing?",
-             "The controller validates the DPIA in light of the DPO's advice (CNIL PIA); give"
-             " validatedBy and validationDate in the create body.",
+    Question("controllerDecision", N_("What does the controller decide on this processing?"),
+             N_("The controller validates the DPIA in light of the DPO's advice (CNIL PIA); give"
+             " validatedBy and validationDate in the create body."),
              "Art. 24(1)", True, "choice", "validation",
              options=("Processing may start", "Processing may start once the action plan is"
                       " implemented", "Processing must not start as designed")),
-    Question("nextReviewDate", "When will the DPIA next be reviewed?",
-             "At the latest when the risk changes; a yearly review is good practice.",
+    Question("nextReviewDate", N_("When will the DPIA next be reviewed?"),
+             N_("At the latest when the risk changes; a yearly review is good practice."),
              "Art. 35(11)", False, "date", "review"),
-    Question("reviewTriggers", "Which changes will trigger an earlier review?",
-             "Art. 35(11).", "Art. 35(11)", False, "multiChoice", "review",
+    Question("reviewTriggers", N_("Which changes will trigger an earlier review?"),
+             N_("Art. 35(11)."), "Art. 35(11)", False, "multiChoice", "review",
              options=("New data category", "New purpose", "New technology",
                       "Security incident", "Change of processor", "Regulatory change")),
 )  # fmt: skip
 
 DOCUMENT_TYPE = DocumentType(
     name="DPIA",
-    title="Data Protection Impact Assessment",
+    title=N_("Data Protection Impact Assessment"),
     ruleset_version="dpia-2026.2",
     description=(
-        "This assessment follows Art. 35 GDPR, the EDPB guidelines on DPIA (WP248 rev.01) and"
-        " the CNIL PIA method: context, fundamental principles, risks, measures, validation."
+        N_(
+            "This assessment follows Art. 35 GDPR, the EDPB guidelines on DPIA (WP248 rev.01) and"
+            " the CNIL PIA method: context, fundamental principles, risks, measures, validation."
+        )
     ),
     questions=QUESTIONS,
     sections=SECTIONS,

@@ -4,104 +4,109 @@ from __future__ import annotations
 
 from gdpr.composition.writers import privacy_policy as writers
 from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
+from gdpr.i18n import N_
 
 SECTIONS = (
-    Section("who", "Who we are", "Art. 13(1)(a)-(b)"),
-    Section("why", "What we process and why", "Art. 13(1)(c)-(d), 14(1)(d)"),
-    Section("sharing", "Who receives your data", "Art. 13(1)(e)-(f)"),
-    Section("retention", "How long we keep your data", "Art. 13(2)(a)"),
-    Section("rights", "Your rights", "Art. 13(2)(b)-(d)"),
-    Section("obligations", "Providing data and automated decisions", "Art. 13(2)(e)-(f)"),
-    Section("indirect", "Data we do not obtain from you", "Art. 14"),
-    Section("changes", "Changes to this notice", "Art. 13(3)"),
+    Section("who", N_("Who we are"), "Art. 13(1)(a)-(b)"),
+    Section("why", N_("What we process and why"), "Art. 13(1)(c)-(d), 14(1)(d)"),
+    Section("sharing", N_("Who receives your data"), "Art. 13(1)(e)-(f)"),
+    Section("retention", N_("How long we keep your data"), "Art. 13(2)(a)"),
+    Section("rights", N_("Your rights"), "Art. 13(2)(b)-(d)"),
+    Section("obligations", N_("Providing data and automated decisions"), "Art. 13(2)(e)-(f)"),
+    Section("indirect", N_("Data we do not obtain from you"), "Art. 14"),
+    Section("changes", N_("Changes to this notice"), "Art. 13(3)"),
 )
 
 CHECKLIST = (
-    ChecklistItem("controller", "Art. 13(1)(a)", "Identity and contact details of the controller"
-                  " and, where applicable, its representative", "who", "Controller"),
-    ChecklistItem("dpo", "Art. 13(1)(b)", "Contact details of the data protection officer",
-                  "who", "Data protection officer"),
-    ChecklistItem("purposes-legal-basis", "Art. 13(1)(c)", "Purposes of the processing and, for"
+    ChecklistItem("controller", "Art. 13(1)(a)", N_("Identity and contact details of the controller"
+                  " and, where applicable, its representative"), "who", N_("Controller")),
+    ChecklistItem("dpo", "Art. 13(1)(b)", N_("Contact details of the data protection officer"),
+                  "who", N_("Data protection officer")),
+    ChecklistItem("purposes-legal-basis", "Art. 13(1)(c)", N_("Purposes of the processing and, for"
                   " each purpose, its legal basis, data, retention, recipients and source (one"
-                  " table per purpose; Art. 13(1)(c)-(e), 13(2)(a), 14(2)(f))", "why",
-                  "Purposes and legal basis"),
-    ChecklistItem("legitimate-interests", "Art. 13(1)(d)", "The legitimate interests pursued"
-                  " where the processing relies on Art. 6(1)(f)", "why", "Legitimate interests"),
-    ChecklistItem("data-categories", "Art. 14(1)(d)", "Categories of personal data concerned",
-                  "why", "Categories of personal data"),
-    ChecklistItem("recipients", "Art. 13(1)(e)", "Recipients or categories of recipients",
-                  "sharing", "Recipients"),
-    ChecklistItem("transfers", "Art. 13(1)(f)", "Transfers to third countries with the adequacy"
-                  " decision or Art. 46/47/49 safeguards and how to obtain a copy", "sharing",
-                  "Transfers outside the EEA"),
-    ChecklistItem("retention", "Art. 13(2)(a)", "Retention period or the criteria used to set"
-                  " it", "retention", "Retention"),
-    ChecklistItem("rights", "Art. 13(2)(b)", "Rights of access, rectification, erasure and"
+                  " table per purpose; Art. 13(1)(c)-(e), 13(2)(a), 14(2)(f))"), "why",
+                  N_("Purposes and legal basis")),
+    ChecklistItem("legitimate-interests", "Art. 13(1)(d)", N_("The legitimate interests pursued"
+                  " where the processing relies on Art. 6(1)(f)"), "why",
+                  N_("Legitimate interests")),
+    ChecklistItem("data-categories", "Art. 14(1)(d)", N_("Categories of personal data concerned"),
+                  "why", N_("Categories of personal data")),
+    ChecklistItem("recipients", "Art. 13(1)(e)", N_("Recipients or categories of recipients"),
+                  "sharing", N_("Recipients")),
+    ChecklistItem("transfers", "Art. 13(1)(f)", N_("Transfers to third countries with the adequacy"
+                  " decision or Art. 46/47/49 safeguards and how to obtain a copy"), "sharing",
+                  N_("Transfers outside the EEA")),
+    ChecklistItem("retention", "Art. 13(2)(a)", N_("Retention period or the criteria used to set"
+                  " it"), "retention", N_("Retention")),
+    ChecklistItem("rights", "Art. 13(2)(b)", N_("Rights of access, rectification, erasure and"
                   " restriction; portability only where the basis is consent or contract and"
-                  " the processing is automated (Art. 20(1))", "rights", "Your rights"),
-    ChecklistItem("objection", "Art. 21(4)", "Right to object (Art. 21(1)) where the basis is"
+                  " the processing is automated (Art. 20(1))"), "rights", N_("Your rights")),
+    ChecklistItem("objection", "Art. 21(4)", N_("Right to object (Art. 21(1)) where the basis is"
                   " Art. 6(1)(e) or (f), and to direct marketing in every case (Art. 21(2)),"
-                  " presented explicitly and separately from other information", "rights",
-                  "Your right to object"),
-    ChecklistItem("withdraw-consent", "Art. 13(2)(c)", "Right to withdraw consent at any time"
-                  " where consent is the basis: how, and what is kept afterwards (Art. 7(3))",
-                  "rights", "Withdrawing consent"),
-    ChecklistItem("complaint", "Art. 13(2)(d)", "Right to lodge a complaint with any"
+                  " presented explicitly and separately from other information"), "rights",
+                  N_("Your right to object")),
+    ChecklistItem("withdraw-consent", "Art. 13(2)(c)", N_("Right to withdraw consent at any time"
+                  " where consent is the basis: how, and what is kept afterwards (Art. 7(3))"),
+                  "rights", N_("Withdrawing consent")),
+    ChecklistItem("complaint", "Art. 13(2)(d)", N_("Right to lodge a complaint with any"
                   " supervisory authority: habitual residence, place of work or of the alleged"
-                  " infringement (Art. 77(1))", "rights", "Complaints"),
-    ChecklistItem("statutory-requirement", "Art. 13(2)(e)", "Whether providing the data is a"
-                  " statutory or contractual requirement and the consequences of not providing it",
-                  "obligations", "Whether you must provide your data"),
-    ChecklistItem("automated-decisions", "Art. 13(2)(f)", "Automated decision-making including"
-                  " profiling, the logic involved and its consequences", "obligations",
-                  "Automated decisions and profiling"),
-    ChecklistItem("source", "Art. 14(2)(f)", "The source of the data, including publicly"
-                  " accessible sources", "indirect", "Where your data comes from"),
-    ChecklistItem("information-timing", "Art. 14(3)", "Information given within a reasonable"
-                  " period, at the latest one month after obtaining the data in every case",
+                  " infringement (Art. 77(1))"), "rights", N_("Complaints")),
+    ChecklistItem("statutory-requirement", "Art. 13(2)(e)", N_("Whether providing the data is a"
+                  " statutory or contractual requirement and the consequences of not providing it"),
+                  "obligations", N_("Whether you must provide your data")),
+    ChecklistItem("automated-decisions", "Art. 13(2)(f)", N_("Automated decision-making including"
+                  " profiling, the logic involved and its consequences"), "obligations",
+                  N_("Automated decisions and profiling")),
+    ChecklistItem("source", "Art. 14(2)(f)", N_("The source of the data, including publicly"
+                  " accessible sources"), "indirect", N_("Where your data comes from")),
+    ChecklistItem("information-timing", "Art. 14(3)", N_("Information given within a reasonable"
+                  " period, at the latest one month after obtaining the data in every case"),
                   "indirect",
-                  "When we inform you"),
-    ChecklistItem("exemptions", "Art. 14(5)", "Exemptions from informing data subjects: only"
-                  " the one claimed, if any", "indirect", "Exemptions"),
-    ChecklistItem("further-processing", "Art. 13(3), 14(4)", "New purposes announced before"
-                  " further processing", "changes", "New purposes and updates"),
+                  N_("When we inform you")),
+    ChecklistItem("exemptions", "Art. 14(5)", N_("Exemptions from informing data subjects: only"
+                  " the one claimed, if any"), "indirect", N_("Exemptions")),
+    ChecklistItem("further-processing", "Art. 13(3), 14(4)", N_("New purposes announced before"
+                  " further processing"), "changes", N_("New purposes and updates")),
 )  # fmt: skip
 
 QUESTIONS = (
-    Question("childrenData", "Does the processing concern children under 16?",
-             "Consent for information society services needs parental authorisation.",
+    Question("childrenData", N_("Does the processing concern children under 16?"),
+             N_("Consent for information society services needs parental authorisation."),
              "Art. 8", True, "boolean", "purposes-legal-basis"),
-    Question("parentalConsentMethod", "How is parental consent obtained and verified?",
-             "Reasonable efforts to verify, in view of available technology.", "Art. 8(2)",
+    Question("parentalConsentMethod", N_("How is parental consent obtained and verified?"),
+             N_("Reasonable efforts to verify, in view of available technology."), "Art. 8(2)",
              True, "text", "purposes-legal-basis", condition=("childrenData", True)),
-    Question("rightsRequestChannel", "How should data subjects send requests?",
-             "Make exercising rights easy.", "Art. 12(2)", True, "choice", "rights",
+    Question("rightsRequestChannel", N_("How should data subjects send requests?"),
+             N_("Make exercising rights easy."), "Art. 12(2)", True, "choice", "rights",
              options=("E-mail", "Web form", "Postal mail", "Any of these")),
-    Question("directMarketing", "Is personal data used for direct marketing?",
-             "The right to object to it applies whatever the legal basis.", "Art. 21(2)",
+    Question("directMarketing", N_("Is personal data used for direct marketing?"),
+             N_("The right to object to it applies whatever the legal basis."), "Art. 21(2)",
              False, "boolean", "objection"),
-    Question("consentWithdrawalMethod", "How can consent be withdrawn?",
-             "As easy as giving it.", "Art. 7(3)", False, "text", "withdraw-consent"),
-    Question("afterWithdrawal", "What is kept after consent is withdrawn, and why?",
-             "E.g. a suppression list, the proof of consent.", "Art. 7(1), 7(3)", False,
+    Question("consentWithdrawalMethod", N_("How can consent be withdrawn?"),
+             N_("As easy as giving it."), "Art. 7(3)", False, "text", "withdraw-consent"),
+    Question("afterWithdrawal", N_("What is kept after consent is withdrawn, and why?"),
+             N_("E.g. a suppression list, the proof of consent."), "Art. 7(1), 7(3)", False,
              "text", "withdraw-consent"),
-    Question("automatedDecisionSafeguards", "Which safeguards accompany automated decisions?",
-             "Art. 22(3).", "Art. 22(3)", False, "multiChoice", "automated-decisions",
+    Question("automatedDecisionSafeguards", N_("Which safeguards accompany automated decisions?"),
+             N_("Art. 22(3)."), "Art. 22(3)", False, "multiChoice", "automated-decisions",
              options=("Human review on request", "Right to express one's view",
                       "Right to contest the decision", "Regular accuracy testing")),
-    Question("publicSources", "Do any data come from publicly accessible sources?",
-             "Art. 14(2)(f).", "Art. 14(2)(f)", False, "boolean", "source"),
-    Question("effectiveDate", "From which date does this notice apply?", "Shown to readers.",
+    Question("publicSources", N_("Do any data come from publicly accessible sources?"),
+             N_("Art. 14(2)(f)."), "Art. 14(2)(f)", False, "boolean", "source"),
+    Question("effectiveDate", N_("From which date does this notice apply?"),
+             N_("Shown to readers."),
              "Art. 12(1)", False, "date", "further-processing"),
 )  # fmt: skip
 
 DOCUMENT_TYPE = DocumentType(
     name="PRIVACY_POLICY",
-    title="Privacy Notice",
+    title=N_("Privacy Notice"),
     ruleset_version="privacy-2026.2",
     description=(
-        "This notice explains how your personal data is processed, as required by Art. 13 and"
-        " 14 GDPR."
+        N_(
+            "This notice explains how your personal data is processed, as required by Art. 13 and"
+            " 14 GDPR."
+        )
     ),
     questions=QUESTIONS,
     sections=SECTIONS,

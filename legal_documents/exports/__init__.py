@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gdpr.i18n import activate
 from legal_documents.exports.base import (
     ExportedFile,
     ExportMeta,
@@ -89,8 +90,10 @@ def export_document(markdown: str, meta: ExportMeta, fmt: str) -> ExportedFile:
     if normalized not in _FORMATS:
         raise UnsupportedExportFormat(fmt, EXPORT_FORMATS)
     renderer, content_type, extension = _FORMATS[normalized]
+    with activate(meta.language):  # labels, footer and contents heading in its language
+        content = renderer(markdown, meta)
     return ExportedFile(
-        content=renderer(markdown, meta),
+        content=content,
         content_type=content_type,
         filename=export_filename(meta, extension),
     )

@@ -11,6 +11,13 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from gdpr.i18n import DEFAULT_LANGUAGE, N_, _
+
+# The BCP 47 tag a word processor needs for spelling and hyphenation, per document language.
+LOCALE_TAGS = {"en": "en-GB", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "it": "it-IT"}
+HASH_LABEL = N_("Content SHA-256")
+_RULESET_LABEL = N_("Ruleset version")
+
 
 @dataclass(frozen=True, slots=True)
 class ExportMeta:
@@ -30,6 +37,8 @@ class ExportMeta:
     updated_at: datetime
     content_sha256: str
     ruleset_version: str
+    # The document's language: `lang` of the HTML/PDF page, the DOCX language, the labels.
+    language: str = DEFAULT_LANGUAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,22 +91,26 @@ def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
 
     Values are plain text; each renderer escapes them for its own output. A document read
     by data subjects (privacy notice, request form) does not show the rule set: it stays in
-    the API's metadata (`rulesetVersion`), like the completeness report.
+    the API's metadata (`rulesetVersion`), like the completeness report. Labels are in the
+    active language (`export_document` activates the document's).
     """
     rows = [
-        ("Organization", meta.organization_name),
-        ("Document", meta.document_title),
-        ("Document type", meta.document_type),
-        ("Version", str(meta.version)),
-        ("Stage", meta.stage.capitalize()),
-        ("Created (UTC)", format_timestamp(meta.created_at)),
-        ("Last updated (UTC)", format_timestamp(meta.updated_at)),
-        ("Content SHA-256", meta.content_sha256),
-        ("Ruleset version", meta.ruleset_version),
+        (N_("Organization"), meta.organization_name),
+        (N_("Document"), meta.document_title),
+        (N_("Document type"), meta.document_type),
+        (N_("Version"), str(meta.version)),
+        (N_("Stage"), _(STAGE_LABELS.get(meta.stage, meta.stage))),
+        (N_("Created (UTC)"), format_timestamp(meta.created_at)),
+        (N_("Last updated (UTC)"), format_timestamp(meta.updated_at)),
+        (HASH_LABEL, meta.content_sha256),
+        (_RULESET_LABEL, meta.ruleset_version),
     ]
     if _is_public(meta.document_type):
-        rows = [row for row in rows if row[0] != "Ruleset version"]
-    return rows
+        rows = [row for row in rows if row[0] != _RULESET_LABEL]
+    return [(_(label), value) for label, value in rows]
+
+
+STAGE_LABELS = {"draft": N_("Draft"), "final": N_("Final")}
 
 
 def _is_public(document_type: str) -> bool:

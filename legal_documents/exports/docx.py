@@ -21,7 +21,8 @@ from docx.text.paragraph import Paragraph
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from legal_documents.exports.base import ExportMeta, format_timestamp, metadata_rows
+from legal_documents.exports.base import LOCALE_TAGS, ExportMeta, format_timestamp, metadata_rows
+from legal_documents.exports.docx_fonts import embed_fonts
 from legal_documents.rendering import strip_heading_anchors
 
 # The same dialect as legal_documents.rendering (CommonMark + tables, raw HTML shown as
@@ -280,6 +281,23 @@ def _set_core_properties(document: DocxDocument, meta: ExportMeta) -> None:
     )
     properties.created = meta.created_at
     properties.modified = meta.updated_at
+    properties.language = LOCALE_TAGS.get(meta.language, meta.language)
+
+
+def _set_text_language(document: DocxDocument, language: str) -> None:
+    # Word checks spelling and hyphenates in the language of the text (w:lang of the
+    # default run properties), not in the language of the core properties.
+    tag = LOCALE_TAGS.get(language, language)
+    run_defaults = document.styles.element.find(qn("w:docDefaults"))
+    properties = None if run_defaults is None else run_defaults.find(qn("w:rPrDefault"))
+    run_properties = None if properties is None else properties.find(qn("w:rPr"))
+    if run_properties is None:
+        return
+    lang = run_properties.find(qn("w:lang"))
+    if lang is None:
+        lang = OxmlElement("w:lang")
+        run_properties.append(lang)
+    lang.set(qn("w:val"), tag)
 
 
 def render_docx(markdown: str, meta: ExportMeta) -> bytes:
@@ -291,6 +309,8 @@ def render_docx(markdown: str, meta: ExportMeta) -> bytes:
     """
     document = Document()
     _set_core_properties(document, meta)
+    _set_text_language(document, meta.language)
+    embed_fonts(document)
     _add_title_block(document, meta)
     # Item anchors `{#id}` are for the completeness check, not for readers (as in HTML/text).
     _DocxBuilder(document).build(_PARSER.parse(strip_heading_anchors(markdown)))

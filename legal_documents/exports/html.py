@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from legal_documents.exports.base import ExportMeta, metadata_rows
+from gdpr.i18n import _
+from legal_documents.exports.base import HASH_LABEL, ExportMeta, metadata_rows
 from legal_documents.rendering import markdown_to_safe_html
 
 # The file is opened from disk or an e-mail, outside the API's own headers: the policy
@@ -72,7 +73,7 @@ def metadata_table_html(meta: ExportMeta) -> str:
     """The metadata as `<tr>` rows, every value escaped (names and titles are user input)."""
     rows = []
     for label, value in metadata_rows(meta):
-        css_class = ' class="hash"' if label == "Content SHA-256" else ""
+        css_class = ' class="hash"' if label == _(HASH_LABEL) else ""
         rows.append(f"<tr><th>{escape(label)}</th><td{css_class}>{escape(value)}</td></tr>")
     return "\n".join(rows)
 
@@ -85,7 +86,7 @@ def render_html(markdown: str, meta: ExportMeta) -> str:
     """
     title = f"{meta.document_title} v{int(meta.version)} \N{EM DASH} {meta.organization_name}"
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{escape(meta.language)}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{escape(_CONTENT_SECURITY_POLICY)}">

@@ -12,10 +12,13 @@ import io
 from html import escape
 from pathlib import Path
 
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import NameObject, TextStringObject
 from xhtml2pdf import pisa
 from xhtml2pdf.config.resources import ResourceAccessPolicy
 
-from legal_documents.exports.base import ExportMeta, ExportRenderError
+from gdpr.i18n import _
+from legal_documents.exports.base import LOCALE_TAGS, STAGE_LABELS, ExportMeta, ExportRenderError
 from legal_documents.exports.html import metadata_table_html
 from legal_documents.rendering import markdown_to_safe_html
 
@@ -108,11 +111,15 @@ def _print_html(markdown: str, meta: ExportMeta) -> str:
     body = body.replace("<table>", '<table repeat="1">')
     footer = (
         f"{escape(meta.document_title)} \N{MIDDLE DOT} v{int(meta.version)}"
-        f" \N{MIDDLE DOT} {escape(meta.stage.capitalize())}"
-        " \N{EN DASH} Page <pdf:pagenumber/> of <pdf:pagecount/>"
+        f" \N{MIDDLE DOT} {escape(_(STAGE_LABELS.get(meta.stage, meta.stage)))} \N{EN DASH} "
+        + _(
+            "Page {number} of {count}",
+            number="<pdf:pagenumber/>",
+            count="<pdf:pagecount/>",
+        )
     )
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{escape(meta.language)}">
 <head>
 <meta charset="utf-8">
 <title>{escape(meta.document_title)} v{int(meta.version)}</title>
@@ -129,7 +136,7 @@ def _print_html(markdown: str, meta: ExportMeta) -> str:
 {metadata_table_html(meta)}
 </table>
 <pdf:nextpage />
-<p class="contents-heading">Contents</p>
+<p class="contents-heading">{escape(_("Contents"))}</p>
 <pdf:toc />
 <pdf:nextpage />
 {body}
@@ -156,4 +163,17 @@ def render_pdf(markdown: str, meta: ExportMeta) -> bytes:
         raise ExportRenderError("pdf", str(error)) from error
     if status.err:
         raise ExportRenderError("pdf", f"xhtml2pdf reported {status.err} error(s)")
+    return _with_language(output.getvalue(), meta.language)
+
+
+def _with_language(pdf: bytes, language: str) -> bytes:
+    """The PDF with its catalog's /Lang set (read by screen readers and search indexes).
+
+    xhtml2pdf ignores `<html lang>`; the document catalog entry is what PDF readers use.
+    """
+    reader = PdfReader(io.BytesIO(pdf))
+    writer = PdfWriter(clone_from=reader)
+    writer._root_object[NameObject("/Lang")] = TextStringObject(LOCALE_TAGS.get(language, language))
+    output = io.BytesIO()
+    writer.write(output)
     return output.getvalue()

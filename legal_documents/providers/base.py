@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from gdpr.composition import SourceRef, compose
 from gdpr.doctypes.base import DocumentType
+from gdpr.i18n import DEFAULT_LANGUAGE
 
 # Receives each streamed piece of text (token, sentence, section) as it is written.
 ChunkCallback = Callable[[str], None]
@@ -44,6 +45,8 @@ class WritingRequest:
     organization_name: str | None = None
     sources: Sequence[SourceRef] = ()
     now: datetime | None = None
+    # The document's language (gdpr.i18n.SUPPORTED_LANGUAGES): every provider writes in it.
+    language: str = DEFAULT_LANGUAGE
 
     def template_markdown(self) -> str:
         """The template provider's text: complete, and the fallback for every other writer."""
@@ -55,6 +58,7 @@ class WritingRequest:
             organization_name=self.organization_name,
             sources=self.sources,
             now=self.now,
+            language=self.language,
         )
 
 

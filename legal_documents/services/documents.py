@@ -13,6 +13,7 @@ from audit.services import Actor, record_event
 from gdpr.composition import SourceRef
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.doctypes.registry import get_document_type
+from gdpr.i18n import DEFAULT_LANGUAGE, activate
 from legal_documents import events
 from legal_documents.exceptions import UnknownClientCompany
 from legal_documents.grounding import sources_for_document
@@ -46,13 +47,20 @@ def resolve_client_company(
 
 @transaction.atomic
 def legal_document_create(
-    *, membership: Membership, document_type: str, inputs: dict[str, Any], actor: Actor
+    *,
+    membership: Membership,
+    document_type: str,
+    inputs: dict[str, Any],
+    actor: Actor,
+    language: str = DEFAULT_LANGUAGE,
 ) -> LegalDocument:
     """Create a document in `processing` and enqueue its generation after commit.
 
     `inputs` are the type serializer's validated data (JSON-ready). Raises
     UnknownClientCompany (VALIDATION_ERROR) for a client company of another organization
     and GenerationLimitReached (429) when the organization already runs its maximum of generations.
+    `language` (validated against gdpr.i18n.COMPLETE_LANGUAGES at the edge) is kept for the
+    document's whole life: questionnaire, draft, finalize and iterations write in it.
     """
     spec = get_document_type(document_type)
     company = resolve_client_company(
@@ -66,6 +74,7 @@ def legal_document_create(
         document_type=spec.name,
         ruleset_version=spec.ruleset_version,
         inputs=inputs,
+        language=language,
         provider=get_provider().name,
     )
     jobs.start_job(
@@ -78,7 +87,7 @@ def legal_document_create(
         action="document.create",
         object_type="document",
         object_id=document.pk,
-        details={"documentType": spec.name},
+        details={"documentType": spec.name, "language": language},
     )
     return document
 
@@ -98,6 +107,7 @@ def writing_request(document: LegalDocument) -> WritingRequest:
         organization_name=document.organization.name,
         sources=relevant_sources(document),
         now=timezone.now(),
+        language=document.language,
     )
 
 
@@ -133,7 +143,8 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     try:
         markdown = provider.write_document(writing_request(document), on_chunk=on_chunk)
         # The finalization's free-text answers, whichever provider wrote the rest.
-        markdown = with_additional_information(markdown, document.finalize_questions or [])
+        with activate(document.language):
+            markdown = with_additional_information(markdown, document.finalize_questions or [])
     except ProviderError as error:
         if error.__class__ is ProviderError:
             return jobs.fail_job(

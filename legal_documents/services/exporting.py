@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from gdpr.doctypes.registry import get_document_type
+from gdpr.i18n import _, activate
 from legal_documents.exceptions import (
     DocumentHasNoContent,
     ExportFailed,
@@ -40,7 +41,8 @@ def export_meta(document: LegalDocument, version: DocumentVersion | None = None)
     For a past version, `updated_at` is the time that version was made and the stage and
     hash are that version's, so a printed copy matches the hash chain.
     """
-    title = get_document_type(document.document_type).title
+    with activate(document.language):
+        title = _(get_document_type(document.document_type).title)
     if version is None:
         version_number, stage = document.version, document.stage
         updated_at, content_sha256 = document.updated_at, document.content_sha256
@@ -57,6 +59,7 @@ def export_meta(document: LegalDocument, version: DocumentVersion | None = None)
         updated_at=updated_at,
         content_sha256=content_sha256,
         ruleset_version=document.ruleset_version,
+        language=document.language,
     )
 
 

@@ -23,6 +23,7 @@ from gdpr.composition import ensure_checklist
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.composition.completeness import item_blocks
 from gdpr.doctypes.registry import get_document_type
+from gdpr.i18n import activate
 from legal_documents import events
 from legal_documents.exceptions import DocumentBusy, DocumentHasNoContent, IterationLimitReached
 from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocument, Stage, Status
@@ -232,8 +233,10 @@ def guarded(document: LegalDocument, result: EditResult, fallback: str) -> tuple
     markdown = ensure_checklist(
         document_type=spec, markdown=result.markdown, fallback_markdown=fallback
     )
-    # The finalization's free-text answers stay, as the mandatory items do.
-    markdown = with_additional_information(markdown, document.finalize_questions or [])
+    # The finalization's free-text answers stay, as the mandatory items do (their heading in
+    # the document's language).
+    with activate(document.language):
+        markdown = with_additional_information(markdown, document.finalize_questions or [])
     edited_items, kept_items = set(item_blocks(result.markdown)), set(item_blocks(markdown))
     restored = [item for item in spec.checklist if item.id in kept_items - edited_items]
     reply = result.reply

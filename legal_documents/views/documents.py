@@ -12,6 +12,7 @@ from common.errors import ApiError
 from common.pagination import envelope_pagination
 from gdpr.composition import completeness_report
 from gdpr.doctypes.registry import get_document_type
+from gdpr.i18n import activate
 from legal_documents import schema, selectors, serializers
 from legal_documents.models import LegalDocument
 from legal_documents.services import documents, manual_edit
@@ -45,6 +46,7 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
             document_type=body.validated_data["documentType"],
             inputs=body.validated_data["inputs"],
             actor=request_actor(request),
+            language=body.validated_data["language"],
         )
         return Response(
             serializers.CreatedDocumentSerializer(document).data, status=status.HTTP_201_CREATED
@@ -103,10 +105,11 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
                 "CONFLICT", "The document has no content yet; retry once it is completed.",
                 status_code=409,
             )  # fmt: skip
-        report = completeness_report(
-            document_type=get_document_type(document.document_type),
-            markdown=document.content_markdown,
-        )
+        with activate(document.language):  # the requirements in the document's language
+            report = completeness_report(
+                document_type=get_document_type(document.document_type),
+                markdown=document.content_markdown,
+            )
         # The check uses the type's current rules; the document records the rules it was
         # written under (they differ once a rule set is updated).
         return Response({**report.as_dict(), "documentRulesetVersion": document.ruleset_version})

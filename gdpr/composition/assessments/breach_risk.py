@@ -10,22 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.i18n import N_, _, format_number
+
 # Kinds of data whose exposure typically causes identity theft, fraud or discrimination.
 SENSITIVE_KEYWORDS: dict[str, str] = {
     "password": "credentials",
     "credential": "credentials",
-    "bank": "financial data",
-    "iban": "financial data",
-    "card": "payment card data",
-    "payment": "financial data",
-    "passport": "identity documents",
-    "identity": "identity documents",
-    "social security": "national identification numbers",
-    "national id": "national identification numbers",
-    "health": "health data",
-    "medical": "health data",
-    "location": "location data",
-    "criminal": "criminal-offence data",
+    "bank": N_("financial data"),
+    "iban": N_("financial data"),
+    "card": N_("payment card data"),
+    "payment": N_("financial data"),
+    "passport": N_("identity documents"),
+    "identity": N_("identity documents"),
+    "social security": N_("national identification numbers"),
+    "national id": N_("national identification numbers"),
+    "health": N_("health data"),
+    "medical": N_("health data"),
+    "location": N_("location data"),
+    "criminal": N_("criminal-offence data"),
 }
 MANY_SUBJECTS = 10_000
 
@@ -71,7 +73,7 @@ def sensitive_kinds(categories: Iterable[str]) -> tuple[str, ...]:
     found: set[str] = set()
     for category in categories:
         lowered = category.lower()
-        found.update(kind for word, kind in SENSITIVE_KEYWORDS.items() if word in lowered)
+        found.update(_(kind) for word, kind in SENSITIVE_KEYWORDS.items() if word in lowered)
     return tuple(sorted(found))
 
 
@@ -84,35 +86,40 @@ def decide(facts: BreachFacts) -> BreachDecision:
     points = 0
     if facts.special_categories:
         points += 2
-        reasons.append("special categories of data are affected")
+        reasons.append(_("special categories of data are affected"))
     if kinds and confidentiality:
         points += 2
-        reasons.append("exposed data can cause fraud or harm: " + ", ".join(kinds))
+        reasons.append(_("exposed data can cause fraud or harm: ") + ", ".join(kinds))
     if facts.vulnerable_subjects:
         points += 1
-        reasons.append("vulnerable data subjects are affected")
+        reasons.append(_("vulnerable data subjects are affected"))
     if facts.approximate_subjects is not None and facts.approximate_subjects >= MANY_SUBJECTS:
         points += 1
-        reasons.append(f"about {facts.approximate_subjects:,} data subjects are affected")
+        reasons.append(
+            _(
+                "about {approximate_subjects} data subjects are affected",
+                approximate_subjects=format_number(facts.approximate_subjects),
+            )
+        )
 
     if facts.high_risk is not None:
         level = "high" if facts.high_risk else "risk"
-        reasons.insert(0, "the controller's own assessment")
+        reasons.insert(0, _("the controller's own assessment"))
     elif unintelligible and facts.breach_types == ("confidentiality",):
         level = "unlikely"
-        reasons = ["only confidentiality is affected and the data is encrypted, key safe"]
+        reasons = [_("only confidentiality is affected and the data is encrypted, key safe")]
     else:
         level = "high" if points >= 2 else "risk"
         if not reasons:
-            reasons.append("personal data is affected; no aggravating factor identified")
+            reasons.append(_("personal data is affected; no aggravating factor identified"))
 
     exception = None
     public = False
     if level == "high":
         if unintelligible:
-            exception = "Art. 34(3)(a): the data is unintelligible to anyone not authorised"
+            exception = _("Art. 34(3)(a): the data is unintelligible to anyone not authorised")
         elif facts.subsequent_measures_remove_risk:
-            exception = "Art. 34(3)(b): subsequent measures make the high risk no longer likely"
+            exception = _("Art. 34(3)(b): subsequent measures make the high risk no longer likely")
         elif facts.disproportionate_effort:
             # 34(3)(c) replaces individual messages by a public communication, it does not
             # remove the duty to inform.

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from gdpr.composition.assessments.dpia_risk import RiskRating
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.i18n import N_, _
 
 # (key, recognised wording, what it acts on: (risk key, "severity" | "likelihood"), advice).
 _RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...], str], ...] = (
@@ -23,25 +24,25 @@ _RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...],
         re.compile(r"blur|aggregat|anonymi|pseudonymi|masking|minimi", re.I),
         (("surveillance", "severity"), ("discrimination", "severity"),
          ("chilling-effects", "severity")),
-        "Minimise what is captured (blurring, aggregation, pseudonymisation).",
+        N_("Minimise what is captured (blurring, aggregation, pseudonymisation)."),
     ),
     (
         "human-review",
         re.compile(r"human\s+(?:review|intervention|oversight)|bias\s+(?:test|audit)", re.I),
         (("discrimination", "likelihood"),),
-        "Let a person review outputs and test them for bias (Art. 22(3)).",
+        N_("Let a person review outputs and test them for bias (Art. 22(3))."),
     ),
     (
         "transparency",
         re.compile(r"signage|\bsigns?\b|information\s+notice|privacy\s+notice|transparen", re.I),
         (("loss-of-control", "likelihood"), ("chilling-effects", "likelihood")),
-        "Inform people before they enter the processing (signage, notice: Art. 12-14).",
+        N_("Inform people before they enter the processing (signage, notice: Art. 12-14)."),
     ),
     (
         "control",
         re.compile(r"opt[\s-]?out|objection|self[\s-]service|consent\s+management", re.I),
         (("loss-of-control", "severity"),),
-        "Give people a simple way to object or opt out (Art. 21).",
+        N_("Give people a simple way to object or opt out (Art. 21)."),
     ),
     (
         "purpose-lock",
@@ -50,7 +51,8 @@ _RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...],
             re.I,
         ),
         (("function-creep", "likelihood"), ("surveillance", "likelihood")),
-        "Lock the purposes and delete automatically at the end of retention (Art. 5(1)(b),(e)).",
+        N_("Lock the purposes and delete automatically at the end of retention (Art. "
+        "5(1)(b),(e))."),
     ),
 )  # fmt: skip
 
@@ -61,7 +63,11 @@ def _clamp(value: int) -> int:
 
 def _present(measures: Iterable[str]) -> set[str]:
     texts = list(measures)
-    return {key for key, pattern, _, _ in _RIGHTS_MEASURES if any(pattern.search(t) for t in texts)}
+    return {
+        key
+        for key, pattern, _effects, _advice in _RIGHTS_MEASURES
+        if any(pattern.search(t) for t in texts)
+    }
 
 
 def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRating, ...]:
@@ -74,22 +80,22 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRa
     scoring = bool(facts.profiling or facts.automated_decisions)
     matching = bool(facts.dataset_matching)
     specs = (
-        ("surveillance", "Surveillance of data subjects",
+        ("surveillance", _("Surveillance of data subjects"),
          1 + monitoring + public + vulnerable, 1 + 2 * monitoring + large,
-         ["people are systematically monitored"] if monitoring else []),
-        ("discrimination", "Discrimination or unfair treatment",
+         [_("people are systematically monitored")] if monitoring else []),
+        ("discrimination", _("Discrimination or unfair treatment"),
          1 + special + scoring + vulnerable, 1 + scoring + matching + special,
-         (["scoring or automated decisions"] if scoring else [])
-         + (["special-category data can reveal protected traits"] if special else [])),
-        ("loss-of-control", "Loss of control over their data",
+         ([_("scoring or automated decisions")] if scoring else [])
+         + ([_("special-category data can reveal protected traits")] if special else [])),
+        ("loss-of-control", _("Loss of control over their data"),
          1 + large + matching, 1 + monitoring + matching + facts.third_country_transfers,
-         ["data is observed rather than provided"] if monitoring else []),
-        ("chilling-effects", "Chilling effects on freedoms (expression, movement, assembly)",
+         [_("data is observed rather than provided")] if monitoring else []),
+        ("chilling-effects", _("Chilling effects on freedoms (expression, movement, assembly)"),
          1 + public + monitoring, 1 + public + monitoring + large,
-         ["monitoring of public areas deters lawful behaviour"] if public else []),
-        ("function-creep", "Function creep: use of the data for other purposes",
+         [_("monitoring of public areas deters lawful behaviour")] if public else []),
+        ("function-creep", _("Function creep: use of the data for other purposes"),
          1 + special + monitoring, 1 + large + matching + (facts.recipient_count >= 3),
-         ["large datasets invite further uses"] if large else []),
+         [_("large datasets invite further uses")] if large else []),
     )  # fmt: skip
     present = _present(measures)
     rated = []
@@ -97,7 +103,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRa
         severity, likelihood = _clamp(severity_raw), _clamp(likelihood_raw)
         acting = [
             (measure, axis)
-            for measure, _, effects, _ in _RIGHTS_MEASURES
+            for measure, _pattern, effects, _advice in _RIGHTS_MEASURES
             for risk, axis in effects
             if risk == key
         ]
@@ -111,12 +117,12 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRa
                 likelihood=likelihood,
                 residual_severity=_clamp(severity - on_severity),
                 residual_likelihood=_clamp(likelihood - on_likelihood),
-                reasons=tuple(reasons) or ("no aggravating factor in the inputs",),
-                mitigating_families=tuple(m for m, _ in acting if m in present),
+                reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
+                mitigating_families=tuple(m for m, _skip in acting if m in present),
                 recommendations=tuple(
-                    advice
-                    for measure, _, effects, advice in _RIGHTS_MEASURES
-                    if measure not in present and any(risk == key for risk, _ in effects)
+                    _(advice)
+                    for measure, _skip, effects, advice in _RIGHTS_MEASURES
+                    if measure not in present and any(risk == key for risk, _skip in effects)
                 ),
             )
         )

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
 from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY
+from gdpr.i18n import N_, _
 
-SCALE_LABELS = {1: "Negligible", 2: "Limited", 3: "Significant", 4: "Maximum"}
+SCALE_LABELS = {1: N_("Negligible"), 2: N_("Limited"), 3: N_("Significant"), 4: N_("Maximum")}
 MANY_RECIPIENTS = 3
 
 
@@ -77,13 +78,14 @@ def risk_level(severity: int, likelihood: int) -> str:
     medium (likely): likelihood high, severity low (to be reduced); low: both negligible or
     limited (may be accepted).
     """
+    # Codes compared by the rules; translated where shown (writers/dpia.py).
     if severity >= SEVERE and likelihood >= SEVERE:
-        return "high"
+        return N_("high")
     if severity >= SEVERE:
-        return "medium (severe impact)"
+        return N_("medium (severe impact)")
     if likelihood >= SEVERE:
-        return "medium (likely)"
-    return "low"
+        return N_("medium (likely)")
+    return N_("low")
 
 
 def _clamp(value: int) -> int:
@@ -129,13 +131,13 @@ def assess_risks(
     many_recipients = facts.recipient_count >= MANY_RECIPIENTS
     reasons_common = []
     if special:
-        reasons_common.append("special-category data raises the impact of any incident")
+        reasons_common.append(_("special-category data raises the impact of any incident"))
     elif sensitive:
-        reasons_common.append("highly personal data raises the impact of any incident")
+        reasons_common.append(_("highly personal data raises the impact of any incident"))
     if vulnerable:
-        reasons_common.append("vulnerable data subjects are less able to protect themselves")
+        reasons_common.append(_("vulnerable data subjects are less able to protect themselves"))
     if large:
-        reasons_common.append("the large scale widens exposure")
+        reasons_common.append(_("the large scale widens exposure"))
 
     access_severity = _clamp(1 + (2 if special else 1 if sensitive else 0) + vulnerable)
     access_likelihood = _clamp(
@@ -147,47 +149,52 @@ def assess_risks(
     )
     access_reasons = list(reasons_common)
     if facts.third_country_transfers:
-        access_reasons.append("third-country transfers add jurisdictions and parties")
+        access_reasons.append(_("third-country transfers add jurisdictions and parties"))
     if many_recipients:
-        access_reasons.append(f"{facts.recipient_count} recipient categories share the data")
+        access_reasons.append(
+            _(
+                "{recipient_count} recipient categories share the data",
+                recipient_count=facts.recipient_count,
+            )
+        )
     if facts.systematic_monitoring or facts.dataset_matching:
-        access_reasons.append("monitoring or combined datasets build richer profiles")
+        access_reasons.append(_("monitoring or combined datasets build richer profiles"))
 
     modification_severity = _clamp(1 + special + vulnerable + bool(facts.automated_decisions))
     modification_likelihood = _clamp(1 + large + many_recipients + bool(facts.dataset_matching))
     modification_reasons = list(reasons_common)
     if facts.automated_decisions:
-        modification_reasons.append("automated decisions would act on altered data")
+        modification_reasons.append(_("automated decisions would act on altered data"))
 
     disappearance_severity = _clamp(
         1 + special + bool(facts.automated_decisions or facts.prevents_right_or_service)
     )
     disappearance_likelihood = _clamp(2 + large)
     disappearance_reasons = [
-        "hardware failure, ransomware and deletion errors are common events",
-        *(["the large scale widens exposure"] if large else []),
+        _("hardware failure, ransomware and deletion errors are common events"),
+        *([_("the large scale widens exposure")] if large else []),
     ]
     if facts.prevents_right_or_service:
-        disappearance_reasons.append("people depend on the data to use a right or service")
+        disappearance_reasons.append(_("people depend on the data to use a right or service"))
 
     specs = (
         (
             "illegitimate-access",
-            "Illegitimate access to data",
+            _("Illegitimate access to data"),
             access_severity,
             access_likelihood,
             access_reasons,
         ),
         (
             "unwanted-modification",
-            "Unwanted modification of data",
+            _("Unwanted modification of data"),
             modification_severity,
             modification_likelihood,
             modification_reasons,
         ),
         (
             "disappearance",
-            "Disappearance of data",
+            _("Disappearance of data"),
             disappearance_severity,
             disappearance_likelihood,
             disappearance_reasons,
@@ -205,10 +212,10 @@ def assess_risks(
                 likelihood=likelihood,
                 residual_severity=_clamp(severity - min(1, _reduction(present, on_severity))),
                 residual_likelihood=_clamp(likelihood - _reduction(present, on_likelihood)),
-                reasons=tuple(reasons) or ("no aggravating factor in the inputs",),
+                reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
                 mitigating_families=tuple(f for f in relevant if f in present),
                 recommendations=tuple(
-                    FAMILY_BY_KEY[f].recommendation for f in relevant if f not in present
+                    _(FAMILY_BY_KEY[f].recommendation) for f in relevant if f not in present
                 ),
             )
         )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gdpr.i18n import _, format_number
+
 # WP248 sets no number for "large scale"; this rule set uses an indicative threshold when the
 # DPO did not say, and says so in the text.
 LARGE_SCALE_SUBJECTS = 10_000
@@ -80,7 +82,7 @@ class Screening:
 
 def _criterion(key: str, label: str, value: bool | None, yes: str, no: str) -> Criterion:
     if value is None:
-        return Criterion(key, label, None, "Not stated in the inputs.")
+        return Criterion(key, label, None, _("Not stated in the inputs."))
     return Criterion(key, label, value, yes if value else no)
 
 
@@ -96,97 +98,101 @@ def screen(facts: DpiaFacts) -> Screening:
     """Screen a processing operation; unknown facts leave a criterion unknown, never met."""
     large = facts.is_large_scale
     if facts.large_scale is None and large is not None:
-        scale_yes = f"About {facts.approximate_subjects:,} data subjects (indicative threshold "
-        scale_yes += f"{LARGE_SCALE_SUBJECTS:,})."
+        # `large` is known only from a number of data subjects.
+        scale_yes = _(
+            "About {subjects} data subjects (indicative threshold {threshold}).",
+            subjects=format_number(facts.approximate_subjects or 0),
+            threshold=format_number(LARGE_SCALE_SUBJECTS),
+        )
         scale_no = scale_yes
     else:
-        scale_yes, scale_no = "Stated as large scale.", "Stated as not large scale."
+        scale_yes, scale_no = _("Stated as large scale."), _("Stated as not large scale.")
     sensitive_reason = (
-        "Special categories: " + ", ".join(facts.special_categories) + "."
+        _("Special categories: ") + ", ".join(facts.special_categories) + "."
         if facts.special_categories
-        else "Highly personal data is processed."
+        else _("Highly personal data is processed.")
     )
     criteria = (
         _criterion(
             "evaluation-scoring",
-            "Evaluation or scoring, including profiling",
+            _("Evaluation or scoring, including profiling"),
             facts.profiling,
-            "The processing evaluates or scores people (profiling).",
-            "No evaluation or scoring of people.",
+            _("The processing evaluates or scores people (profiling)."),
+            _("No evaluation or scoring of people."),
         ),
         _criterion(
             "automated-decisions",
-            "Automated decisions with legal or similar effect",
+            _("Automated decisions with legal or similar effect"),
             facts.automated_decisions,
-            "Decisions with legal or similarly significant effects are automated.",
-            "No automated decision with legal or similar effect.",
+            _("Decisions with legal or similarly significant effects are automated."),
+            _("No automated decision with legal or similar effect."),
         ),
         _criterion(
             "systematic-monitoring",
-            "Systematic monitoring",
+            _("Systematic monitoring"),
             facts.systematic_monitoring,
-            "Data subjects are systematically monitored.",
-            "No systematic monitoring.",
+            _("Data subjects are systematically monitored."),
+            _("No systematic monitoring."),
         ),
         _criterion(
             "sensitive-data",
-            "Sensitive or highly personal data",
+            _("Sensitive or highly personal data"),
             facts.is_sensitive,
             sensitive_reason,
-            "No special-category or highly personal data.",
+            _("No special-category or highly personal data."),
         ),
-        _criterion("large-scale", "Data processed on a large scale", large, scale_yes, scale_no),
+        _criterion("large-scale", _("Data processed on a large scale"), large, scale_yes, scale_no),
         _criterion(
             "matching-datasets",
-            "Matching or combining datasets",
+            _("Matching or combining datasets"),
             facts.dataset_matching,
-            "Datasets from different sources are combined.",
-            "No matching or combining of datasets.",
+            _("Datasets from different sources are combined."),
+            _("No matching or combining of datasets."),
         ),
         _criterion(
             "vulnerable-subjects",
-            "Data concerning vulnerable data subjects",
+            _("Data concerning vulnerable data subjects"),
             facts.vulnerable_subjects,
-            "Data subjects include vulnerable people (e.g. children, employees, patients).",
-            "No vulnerable data subjects.",
+            _("Data subjects include vulnerable people (e.g. children, employees, patients)."),
+            _("No vulnerable data subjects."),
         ),
         _criterion(
             "innovative-technology",
-            "Innovative use or new technology",
+            _("Innovative use or new technology"),
             facts.innovative_technology,
-            "New technology or an innovative use is involved.",
-            "Established technology only.",
+            _("New technology or an innovative use is involved."),
+            _("Established technology only."),
         ),
         _criterion(
             "prevents-rights",
-            "Prevents exercising a right or using a service",
+            _("Prevents exercising a right or using a service"),
             facts.prevents_right_or_service,
-            "The processing can bar people from a right, service or contract.",
-            "Does not condition access to a right, service or contract.",
+            _("The processing can bar people from a right, service or contract."),
+            _("Does not condition access to a right, service or contract."),
         ),
     )
     special = bool(facts.special_categories) if facts.is_sensitive is not None else None
     mandatory_cases = (
         _criterion(
             "art-35-3-a",
-            "Art. 35(3)(a): systematic and extensive evaluation with legal or similar effects",
+            _("Art. 35(3)(a): systematic and extensive evaluation with legal or similar effects"),
             _both(facts.profiling, facts.automated_decisions),
-            "Profiling feeds automated decisions with legal or similar effects.",
-            "No profiling-based decisions with legal or similar effects.",
+            _("Profiling feeds automated decisions with legal or similar effects."),
+            _("No profiling-based decisions with legal or similar effects."),
         ),
         _criterion(
             "art-35-3-b",
-            "Art. 35(3)(b): large-scale Art. 9 or Art. 10 data",
+            _("Art. 35(3)(b): large-scale Art. 9 or Art. 10 data"),
             _both(large, special),
-            "Special-category data is processed on a large scale.",
-            "No large-scale processing of Art. 9/10 data.",
+            _("Special-category data is processed on a large scale."),
+            _("No large-scale processing of Art. 9/10 data."),
         ),
         _criterion(
             "art-35-3-c",
-            "Art. 35(3)(c): large-scale systematic monitoring of a publicly accessible area",
+            _("Art. 35(3)(c): large-scale systematic monitoring of a publicly accessible area"),
             _both(facts.public_area_monitoring, large),
-            "A publicly accessible area is monitored on a large scale.",
-            "No large-scale monitoring of publicly accessible areas.",
+            _("A publicly accessible area is monitored on a large scale."),
+            _("No large-scale monitoring of publicly accessible areas."),
         ),
     )
     return Screening(criteria=criteria, mandatory_cases=mandatory_cases)

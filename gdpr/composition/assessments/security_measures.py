@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.i18n import N_
+
 
 @dataclass(frozen=True, slots=True)
 class MeasureFamily:
@@ -19,19 +21,19 @@ class MeasureFamily:
 FAMILIES: tuple[MeasureFamily, ...] = (
     MeasureFamily(
         "encryption",
-        "Encryption",
+        N_("Encryption"),
         ("encrypt", "tls", "aes", "https", "cipher"),
-        "Encrypt the data at rest and in transit (Art. 32(1)(a)).",
+        N_("Encrypt the data at rest and in transit (Art. 32(1)(a))."),
     ),
     MeasureFamily(
         "pseudonymisation",
-        "Pseudonymisation or minimisation",
+        N_("Pseudonymisation or minimisation"),
         ("pseudonym", "anonym", "tokeni", "minimi", "masking"),
-        "Pseudonymise or minimise the data where the purpose allows (Art. 32(1)(a), 25).",
+        N_("Pseudonymise or minimise the data where the purpose allows (Art. 32(1)(a), 25)."),
     ),
     MeasureFamily(
         "access-control",
-        "Access control",
+        N_("Access control"),
         (
             "access control",
             "mfa",
@@ -44,31 +46,31 @@ FAMILIES: tuple[MeasureFamily, ...] = (
             "need-to-know",
             "permission",
         ),
-        "Restrict access by role with multi-factor authentication (Art. 32(1)(b)).",
+        N_("Restrict access by role with multi-factor authentication (Art. 32(1)(b))."),
     ),
     MeasureFamily(
         "logging",
-        "Logging and monitoring of access",
+        N_("Logging and monitoring of access"),
         ("log", "audit trail", "siem", "intrusion", "alert"),
-        "Log and review access to the data to detect misuse (Art. 32(1)(d)).",
+        N_("Log and review access to the data to detect misuse (Art. 32(1)(d))."),
     ),
     MeasureFamily(
         "integrity",
-        "Integrity controls",
+        N_("Integrity controls"),
         ("checksum", "hash", "integrity", "versioning", "signature", "change control"),
-        "Protect integrity with versioning, checksums or change control (Art. 32(1)(b)).",
+        N_("Protect integrity with versioning, checksums or change control (Art. 32(1)(b))."),
     ),
     MeasureFamily(
         "backup",
-        "Backups and resilience",
+        N_("Backups and resilience"),
         ("backup", "back-up", "replica", "disaster recovery", "redundan", "restore"),
-        "Keep tested, separate backups and a restore procedure (Art. 32(1)(c)).",
+        N_("Keep tested, separate backups and a restore procedure (Art. 32(1)(c))."),
     ),
     MeasureFamily(
         "organisational",
-        "Organisational measures",
+        N_("Organisational measures"),
         ("training", "awareness", "policy", "confidentiality agreement", "nda", "procedure"),
-        "Train staff and bind them to confidentiality (Art. 32(4)).",
+        N_("Train staff and bind them to confidentiality (Art. 32(4))."),
     ),
 )
 FAMILY_BY_KEY = {family.key: family for family in FAMILIES}

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from gdpr.composition.assessments.breach_deadline import NOTIFICATION_WINDOW, as_utc, iso_z
+from gdpr.composition.assessments.breach_deadline import NOTIFICATION_WINDOW, as_utc
 from gdpr.composition.assessments.breach_risk import BreachDecision, sensitive_kinds
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.i18n import N_, _, format_datetime
 
 RISK_LABELS = {
-    "unlikely": "unlikely to result in a risk",
-    "risk": "a risk, not a high risk",
-    "high": "high risk",
+    "unlikely": N_("unlikely to result in a risk"),
+    "risk": N_("a risk, not a high risk"),
+    "high": N_("high risk"),
 }
 
 
@@ -58,28 +59,31 @@ def write_timeline(context: CompositionContext) -> str:
     aware = aware_at(context)
     notified = notified_at(context)
     rows = [
-        ("Occurred", iso_z(occurred) if occurred else "not known yet"),
-        ("Discovered", iso_z(discovered) if discovered else "-"),
-        ("Aware (the 72 hours start)", iso_z(aware) if aware else "-"),
+        (_("Occurred"), format_datetime(occurred) if occurred else _("not known yet")),
+        (_("Discovered"), format_datetime(discovered) if discovered else "-"),
+        (_("Aware (the 72 hours start)"), format_datetime(aware) if aware else "-"),
         (
-            "Notified to the supervisory authority",
-            iso_z(notified)
+            _("Notified to the supervisory authority"),
+            format_datetime(notified)
             if notified
-            else f"on submission of this notification (prepared {iso_z(context.now)})",
+            else _(
+                "on submission of this notification (prepared {now})",
+                now=format_datetime(context.now),
+            ),
         ),
     ]
     missing = [
         what
         for what, value in (
-            ("when the breach occurred (or that it is still being established)", occurred),
-            ("when the breach was discovered (discoveredAt)", discovered),
+            (_("when the breach occurred (or that it is still being established)"), occurred),
+            (_("when the breach was discovered (discoveredAt)"), discovered),
         )
         if value is None
     ]
     if occurred is None and context.value("occurredUnknown"):
         missing = missing[1:]
     return join_blocks(
-        table(("Step", "Date and time (UTC)"), rows),
+        table((_("Step"), _("Date and time (UTC)")), rows),
         marker("; ".join(missing)) if missing else None,
     )
 
@@ -87,19 +91,21 @@ def write_timeline(context: CompositionContext) -> str:
 def write_encryption(context: CompositionContext) -> str:
     encrypted = context.flag("encrypted")
     if encrypted is None:
-        return marker("whether the data was encrypted, and whether the key is safe (Art. 34(3)(a))")
+        return marker(
+            _("whether the data was encrypted, and whether the key is safe (Art. 34(3)(a))")
+        )
     if not encrypted:
-        return (
+        return _(
             "The data concerned was not encrypted: Art. 34(3)(a) does not apply, so the"
             " exemption from communicating a high-risk breach to data subjects is not"
             " available on this ground."
         )
     if context.flag("keyCompromised"):
-        return (
+        return _(
             "The data was encrypted, but the key was compromised or is not known to be safe:"
             " the data is not unintelligible, so Art. 34(3)(a) does not apply."
         )
-    return (
+    return _(
         "The data was encrypted with state-of-the-art encryption and the key was not"
         " compromised: the data is unintelligible to anyone not authorised to access it, so"
         " Art. 34(3)(a) applies and, for a confidentiality breach, the communication to data"
@@ -114,19 +120,25 @@ def _advice(context: CompositionContext) -> list[str]:
         "password" in str(m).lower() for m in context.items("measuresTaken")
     ):
         advice.append(
-            "change your password for our service and for any other service where you use the"
-            " same password, and turn on two-factor authentication where offered"
+            _(
+                "change your password for our service and for any other service where you use the"
+                " same password, and turn on two-factor authentication where offered"
+            )
         )
-    if {"financial data", "payment card data"} & set(kinds):
+    if {_("financial data"), _("payment card data")} & set(kinds):
         advice.append(
-            "check your bank and card statements and tell your bank about any payment you do"
-            " not recognise"
+            _(
+                "check your bank and card statements and tell your bank about any payment you do"
+                " not recognise"
+            )
         )
-    if "identity documents" in kinds or "national identification numbers" in kinds:
-        advice.append("watch for attempts to open accounts or contracts in your name")
+    if _("identity documents") in kinds or _("national identification numbers") in kinds:
+        advice.append(_("watch for attempts to open accounts or contracts in your name"))
     advice.append(
-        "be wary of phishing: e-mails, calls or messages that mention this incident or ask"
-        " for your details; we will never ask you for your password"
+        _(
+            "be wary of phishing: e-mails, calls or messages that mention this incident or ask"
+            " for your details; we will never ask you for your password"
+        )
     )
     return advice
 
@@ -134,7 +146,7 @@ def _advice(context: CompositionContext) -> list[str]:
 def write_draft_communication(context: CompositionContext) -> str:
     decision: BreachDecision = context.assessment.decision
     if not decision.communicate_to_subjects:
-        return (
+        return _(
             "No communication to data subjects is required (see above), so none is drafted;"
             " if the assessment changes, a message with the content of Art. 34(2) is sent"
             " without undue delay."
@@ -149,30 +161,33 @@ def write_draft_communication(context: CompositionContext) -> str:
     missing = [
         what
         for what, value in (
-            ("the contact point", contact),
-            ("what happened", nature),
-            ("the likely consequences", consequences),
-            ("the measures taken", measures),
+            (_("the contact point"), contact),
+            (_("what happened"), nature),
+            (_("the likely consequences"), consequences),
+            (_("the measures taken"), measures),
         )
         if not value
     ]
-    company = escape_inline(context.company_name) if context.company_name else "our organisation"
+    company = escape_inline(context.company_name) if context.company_name else _("our organisation")
     return join_blocks(
-        "Draft message to the data subjects (Art. 34(2), clear and plain language):",
-        "> **Subject: Important information about your personal data**\n>\n"
-        f"> We are writing to tell you about a security incident at {company} that affects"
-        " your personal data. "
+        _("Draft message to the data subjects (Art. 34(2), clear and plain language):"),
+        _(
+            "> **Subject: Important information about your personal data**\n>\n> We "
+            "are writing to tell you about a security incident at {company} that "
+            "affects your personal data. ",
+            company=company,
+        )
         + (nature or "")
-        + "\n>\n> What this may mean for you: "
+        + _("\n>\n> What this may mean for you: ")
         + (consequences or "")
-        + "\n>\n> What we have done: "
+        + _("\n>\n> What we have done: ")
         + "; ".join(escape_inline(m) for m in taken)
-        + ("\n>\n> What we will do: " + "; ".join(escape_inline(m) for m in proposed))
+        + (_("\n>\n> What we will do: ") + "; ".join(escape_inline(m) for m in proposed))
         * bool(proposed)
-        + "\n>\n> What you can do:\n>\n"
+        + _("\n>\n> What you can do:\n>\n")
         + "\n".join(f"> - {line}" for line in _advice(context))
-        + "\n>\n> Questions: contact "
+        + _("\n>\n> Questions: contact ")
         + (contact or "")
         + ".",
-        marker("for the draft message: " + ", ".join(missing)) if missing else None,
+        marker(_("for the draft message: ") + ", ".join(missing)) if missing else None,
     )

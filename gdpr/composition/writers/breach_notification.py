@@ -7,7 +7,6 @@ from datetime import datetime
 
 from gdpr.composition.assessments.breach_deadline import (
     NotificationDeadline,
-    iso_z,
     notification_deadline,
 )
 from gdpr.composition.assessments.breach_risk import BreachDecision, BreachFacts, decide
@@ -25,6 +24,7 @@ from gdpr.composition.writers.breach_communication import (
     write_timeline,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
+from gdpr.i18n import N_, _, format_datetime, format_decimal, format_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +69,18 @@ def write_deadline(context: CompositionContext) -> str:
     assessment: BreachAssessment = context.assessment
     deadline = assessment.deadline
     if deadline is None:
-        return marker("when the controller became aware of the breach (discoveredAt, UTC)")
+        return marker(_("when the controller became aware of the breach (discoveredAt, UTC)"))
     authority = context.inline("supervisoryAuthority") or authority_name(context)
-    facts = (
-        f"The controller became aware of the breach at **{iso_z(deadline.aware_at)}**. The"
-        f" notification to {authority} is due without undue delay and at the latest by"
-        f" **{iso_z(deadline.deadline)}** (72 hours, Art. 33(1))."
+    facts = _(
+        "The controller became aware of the breach at **{aware_at}**. The "
+        "notification to {authority} is due without undue delay and at the "
+        "latest by **{deadline}** (72 hours, Art. 33(1)).",
+        aware_at=format_datetime(deadline.aware_at),
+        authority=authority,
+        deadline=format_datetime(deadline.deadline),
     )
     if not assessment.decision.notify_authority:
-        facts += (
+        facts += _(
             " The breach is assessed as unlikely to result in a risk to the rights and freedoms"
             " of natural persons, so notification is not required; it is documented under"
             " Art. 33(5)."
@@ -85,35 +88,42 @@ def write_deadline(context: CompositionContext) -> str:
     notified = notified_at(context)
     if notified is not None and notified_late(context):
         overdue = (notified - deadline.deadline).total_seconds() / 3600
-        status = (
-            f"Notified at {iso_z(notified)}, {overdue:.0f} hours after the deadline. Reasons"
-            " for the delay (Art. 33(1)): "
-            + text_or_marker(context, "delayReasons", "the reasons for the delay")
-        )
+        status = _(
+            "Notified at {notified}, {overdue} hours after the deadline. Reasons "
+            "for the delay (Art. 33(1)): ",
+            notified=format_datetime(notified),
+            overdue=format_decimal(overdue, 0),
+        ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
     elif notified is not None:
-        status = f"Notified at {iso_z(notified)}, within the 72 hours."
-    elif deadline.passed:
-        status = (
-            f"At {iso_z(deadline.now)} the deadline has passed by {deadline.hours_overdue:.0f}"
-            " hours. Reasons for the delay (Art. 33(1)): "
-            + text_or_marker(context, "delayReasons", "the reasons for the delay")
+        status = _(
+            "Notified at {notified}, within the 72 hours.", notified=format_datetime(notified)
         )
+    elif deadline.passed:
+        status = _(
+            "At {now} the deadline has passed by {hours_overdue} hours. Reasons "
+            "for the delay (Art. 33(1)): ",
+            now=format_datetime(deadline.now),
+            hours_overdue=format_decimal(deadline.hours_overdue, 0),
+        ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
     else:
-        status = (
-            f"At {iso_z(deadline.now)}, {deadline.hours_remaining:.0f} hours remain before the"
-            " deadline."
+        status = _(
+            "At {now}, {hours_remaining} hours remain before the deadline.",
+            now=format_datetime(deadline.now),
+            hours_remaining=format_decimal(deadline.hours_remaining, 0),
         )
     return join_blocks(facts, authority_block(context), status)
 
 
 def write_processor_notification(context: CompositionContext) -> str:
     if context.flag("actingAsProcessor"):
-        controller = context.inline("controllerName") or marker("the controller's name")
-        return (
-            f"The organisation acts as processor and notifies the controller, {controller},"
-            " without undue delay after becoming aware of the breach (Art. 33(2))."
+        controller = context.inline("controllerName") or marker(_("the controller's name"))
+        return _(
+            "The organisation acts as processor and notifies the controller, "
+            "{controller}, without undue delay after becoming aware of the breach "
+            "(Art. 33(2)).",
+            controller=controller,
         )
-    return (
+    return _(
         "The organisation is the controller. Its processors must notify it without undue"
         " delay after becoming aware of a breach (Art. 33(2)); the awareness time above"
         " accounts for any such notice."
@@ -126,40 +136,49 @@ def write_nature(context: CompositionContext) -> str:
     types = context.items("breachTypes")
     occurred = _as_datetime(context.value("occurredAt"))
     return join_blocks(
-        text_or_marker(context, "breachNature", "what happened (nature of the breach)"),
-        f"Type of breach: {', '.join(map(escape_inline, types))}." if types else None,
-        f"The breach occurred at {iso_z(occurred)}." if occurred else None,
+        text_or_marker(context, "breachNature", _("what happened (nature of the breach)")),
+        _("Type of breach: {types}.", types=", ".join(map(escape_inline, types)))
+        if types
+        else None,
+        _("The breach occurred at {occurred}.", occurred=format_datetime(occurred))
+        if occurred
+        else None,
         list_or_marker(
             context,
             "dataSubjects",
-            "Categories of data subjects",
-            "the categories of data subjects",
+            _("Categories of data subjects"),
+            _("the categories of data subjects"),
         ),
         list_or_marker(
             context,
             "dataCategories",
-            "Categories of personal data concerned",
-            "the categories of personal data",
+            _("Categories of personal data concerned"),
+            _("the categories of personal data"),
         ),
-        "Approximate number of data subjects: "
-        + (f"{int(subjects):,}" if subjects is not None else marker("an estimate")),
-        "Approximate number of records: "
-        + (f"{int(records):,}" if records is not None else marker("an estimate")),
+        _("Approximate number of data subjects: ")
+        + (format_number(int(subjects)) if subjects is not None else marker(_("an estimate"))),
+        _("Approximate number of records: ")
+        + (format_number(int(records)) if records is not None else marker(_("an estimate"))),
     )
 
 
 def write_contact(context: CompositionContext) -> str:
     contact = context.inline("dpoContact")
     if not contact:
-        return marker("name and contact details of the DPO or other contact point")
-    return f"Contact point for more information: {contact}."
+        return marker(_("name and contact details of the DPO or other contact point"))
+    return _("Contact point for more information: {contact}.", contact=contact)
 
 
 def write_consequences(context: CompositionContext) -> str:
     decision: BreachDecision = context.assessment.decision
     return join_blocks(
-        text_or_marker(context, "likelyConsequences", "the likely consequences for data subjects"),
-        f"Risk assessment: **{RISK_LABELS[decision.risk_level]}** ("
+        text_or_marker(
+            context, "likelyConsequences", _("the likely consequences for data subjects")
+        ),
+        _(
+            "Risk assessment: **{risk_labels}** (",
+            risk_labels=_(RISK_LABELS[decision.risk_level]),
+        )
         + "; ".join(decision.reasons)
         + ").",
     )
@@ -169,54 +188,54 @@ def write_measures(context: CompositionContext) -> str:
     taken = context.items("measuresTaken")
     proposed = context.items("measuresProposed")
     if not taken and not proposed:
-        return marker("the measures taken or proposed to address the breach and mitigate it")
+        return marker(_("the measures taken or proposed to address the breach and mitigate it"))
     return join_blocks(
-        "Measures taken:\n\n" + bullets(taken) if taken else None,
-        "Measures proposed, including mitigation:\n\n" + bullets(proposed) if proposed else None,
+        _("Measures taken:\n\n") + bullets(taken) if taken else None,
+        _("Measures proposed, including mitigation:\n\n") + bullets(proposed) if proposed else None,
     )
 
 
 # Art. 33(3) facts without which a notification cannot be called complete.
 _PHASE_FACTS = (
-    ("breachNature", "the nature of the breach"),
-    ("dataSubjects", "the categories of data subjects"),
-    ("approximateSubjects", "the approximate number of data subjects"),
-    ("dataCategories", "the categories of personal data"),
-    ("approximateRecords", "the approximate number of records"),
-    ("likelyConsequences", "the likely consequences"),
-    ("dpoContact", "the contact point"),
+    ("breachNature", N_("the nature of the breach")),
+    ("dataSubjects", N_("the categories of data subjects")),
+    ("approximateSubjects", N_("the approximate number of data subjects")),
+    ("dataCategories", N_("the categories of personal data")),
+    ("approximateRecords", N_("the approximate number of records")),
+    ("likelyConsequences", N_("the likely consequences")),
+    ("dpoContact", N_("the contact point")),
 )
 
 
 def write_phases(context: CompositionContext) -> str:
     complete = context.flag("informationComplete")
-    gaps = [label for key, label in _PHASE_FACTS if not context.has(key)]
+    gaps = [_(label) for key, label in _PHASE_FACTS if not context.has(key)]
     if not context.items("measuresTaken") and not context.items("measuresProposed"):
-        gaps.append("the measures taken or proposed")
-    rule = (
+        gaps.append(_("the measures taken or proposed"))
+    rule = _(
         "Where information is not available at once it is provided in phases without undue"
         " further delay (Art. 33(4)); each update references this notification."
     )
     if complete is False or gaps:
         pending = (
-            text_or_marker(context, "pendingInformation", "what follows and when")
+            text_or_marker(context, "pendingInformation", _("what follows and when"))
             if complete is False
             else "; ".join(gaps)
-            + ", to follow by "
-            + text_or_marker(context, "pendingInformationDate", "the expected date")
+            + _(", to follow by ")
+            + text_or_marker(context, "pendingInformationDate", _("the expected date"))
         )
         return join_blocks(
             rule,
-            "This is an **initial notification**: information still being gathered: " + pending,
+            _("This is an **initial notification**: information still being gathered: ") + pending,
         )
     # Unanswered with nothing missing: the facts above are the complete Art. 33(3) content.
     return join_blocks(
-        rule, "This notification is complete: all the Art. 33(3) information is given above."
+        rule, _("This notification is complete: all the Art. 33(3) information is given above.")
     )
 
 
 def write_documentation(context: CompositionContext) -> str:
-    return (
+    return _(
         "This breach is recorded in the controller's internal breach register with its facts,"
         " effects and the remedial action taken, to enable the supervisory authority to verify"
         " compliance (Art. 33(5)), whether or not it is notified."
@@ -226,29 +245,35 @@ def write_documentation(context: CompositionContext) -> str:
 def write_subjects(context: CompositionContext) -> str:
     decision: BreachDecision = context.assessment.decision
     if decision.risk_level != "high":
-        return (
-            "Communication to data subjects is **not required**: the breach is assessed as"
-            f" {RISK_LABELS[decision.risk_level]} (Art. 34(1))."
+        return _(
+            "Communication to data subjects is **not required**: the breach is "
+            "assessed as {risk_labels} (Art. 34(1)).",
+            risk_labels=_(RISK_LABELS[decision.risk_level]),
         )
     if decision.art_34_exception:
-        return (
-            "The breach is likely to result in a high risk, but communication to data subjects"
-            f" is **not required** under {decision.art_34_exception}."
+        return _(
+            "The breach is likely to result in a high risk, but communication to "
+            "data subjects is **not required** under {art_34_exception}.",
+            art_34_exception=decision.art_34_exception,
         )
     channels = context.inline("communicationChannels")
     how = (
-        "by a public communication or similar measure, since individual messages would involve"
-        " disproportionate effort (Art. 34(3)(c))"
+        _(
+            "by a public communication or similar measure, since individual messages would involve"
+            " disproportionate effort (Art. 34(3)(c))"
+        )
         if decision.public_communication
-        else f"individually ({channels})"
+        else _("individually ({channels})", channels=channels)
         if channels
         else "individually"
     )
-    return (
-        "**Communication to data subjects is required** (Art. 34(1)): the breach is likely to"
-        f" result in a high risk. Data subjects are informed without undue delay, {how}, in"
-        " clear and plain language describing the nature of the breach, the contact point,"
-        " the likely consequences and the measures taken (Art. 34(2), 33(3)(b)-(d))."
+    return _(
+        "**Communication to data subjects is required** (Art. 34(1)): the "
+        "breach is likely to result in a high risk. Data subjects are informed "
+        "without undue delay, {how}, in clear and plain language describing "
+        "the nature of the breach, the contact point, the likely consequences "
+        "and the measures taken (Art. 34(2), 33(3)(b)-(d)).",
+        how=how,
     )
 
 

@@ -16,6 +16,7 @@ from gdpr.composition.markdown import (
     to_be_completed,
 )
 from gdpr.composition.transfers import Instrument, describe_instrument
+from gdpr.i18n import _
 
 
 def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
@@ -35,9 +36,12 @@ def controller_identity(context: CompositionContext) -> str:
     """Name and contact details of the controller; marked when either is missing."""
     name = context.company_name
     lines = [
-        f"- **Name:** {escape_inline(name) if name else to_be_completed('controller name')}",
-        "- **Contact details:** "
-        + (context.inline("companyDetails") or to_be_completed("address, e-mail and telephone")),
+        _(
+            "- **Name:** {name}",
+            name=escape_inline(name) if name else to_be_completed(_("controller name")),
+        ),
+        _("- **Contact details:** ")
+        + (context.inline("companyDetails") or to_be_completed(_("address, e-mail and telephone"))),
     ]
     return "\n".join(lines)
 
@@ -46,9 +50,9 @@ def dpo_line(context: CompositionContext) -> str:
     """The DPO contact line; marked when not given."""
     contact = context.inline("dpoContact")
     if contact:
-        return f"- **Data protection officer:** {contact}"
-    return "- **Data protection officer:** " + to_be_completed(
-        "DPO contact details, or a statement that no DPO is required under Art. 37"
+        return _("- **Data protection officer:** {contact}", contact=contact)
+    return _("- **Data protection officer:** ") + to_be_completed(
+        _("DPO contact details, or a statement that no DPO is required under Art. 37")
     )
 
 
@@ -68,7 +72,7 @@ def special_category_conditions_text(context: CompositionContext) -> str | None:
     conditions: list[SpecialCategoryCondition] = context.items("specialCategoryConditions")
     if not conditions:
         return None
-    return "Conditions for processing special categories of data (Art. 9(2)):\n\n" + bullets(
+    return _("Conditions for processing special categories of data (Art. 9(2)):\n\n") + bullets(
         conditions
     )
 
@@ -77,21 +81,23 @@ def legal_basis_text(context: CompositionContext) -> str:
     """The legal bases as a list (and any Art. 9(2) conditions), or the marker."""
     labels = legal_basis_lines(context)
     if not labels:
-        basis = "Legal basis: " + to_be_completed("the Art. 6(1) legal basis of each purpose")
+        basis = _("Legal basis: ") + to_be_completed(_("the Art. 6(1) legal basis of each purpose"))
     else:
-        basis = "Legal basis:\n\n" + bullets(labels)
+        basis = _("Legal basis:\n\n") + bullets(labels)
     return join_blocks(basis, special_category_conditions_text(context))
 
 
 def legitimate_interests_text(context: CompositionContext) -> str:
     """The Art. 6(1)(f) interests when relied on; a 'not applicable' line otherwise."""
     if "legitimate-interests" not in legal_basis_codes(context):
-        return "The processing does not rely on legitimate interests (Art. 6(1)(f))."
-    return "Legitimate interests pursued: " + text_or_marker(
+        return _("The processing does not rely on legitimate interests (Art. 6(1)(f)).")
+    return _("Legitimate interests pursued: ") + text_or_marker(
         context,
         "legitimateInterests",
-        "the legitimate interests pursued and the balancing test against the data subjects'"
-        " interests",
+        _(
+            "the legitimate interests pursued and the balancing test against the data subjects'"
+            " interests"
+        ),
     )
 
 
@@ -112,20 +118,27 @@ def transfers_text(
     rows = [
         (
             transfer.country,
-            transfer.recipient or "not stated",
+            transfer.recipient or _("not stated"),
             transfer.safeguard.label,
             instrument.text,
             transfer.details or "-",
         )
         for transfer, instrument in zip(transfers, instruments, strict=True)
     ]
-    blocks = [table(("Country", "Recipient", "Safeguard", "Instrument", "Documentation"), rows)]
+    blocks = [
+        table(
+            (_("Country"), _("Recipient"), _("Safeguard"), _("Instrument"), _("Documentation")),
+            rows,
+        )
+    ]
     gaps = [t for t in transfers if t.needs_safeguard and not t.from_recipient]
     if gaps:
         blocks.append(
             to_be_completed(
-                "the safeguards (and, for Art. 49(1) second-subparagraph transfers, their"
-                " documentation) for transfers to: "
+                _(
+                    "the safeguards (and, for Art. 49(1) second-subparagraph transfers, their"
+                    " documentation) for transfers to: "
+                )
                 + ", ".join(escape_inline(t.country) for t in gaps)
             )
         )
@@ -133,8 +146,10 @@ def transfers_text(
     if unsafe:
         blocks.append(
             to_be_completed(
-                "a transfer safeguard (Art. 44-46: adequacy decision, standard contractual"
-                " clauses, binding corporate rules...) for recipients outside the EEA: "
+                _(
+                    "a transfer safeguard (Art. 44-46: adequacy decision, standard contractual"
+                    " clauses, binding corporate rules...) for recipients outside the EEA: "
+                )
                 + ", ".join(escape_inline(f"{t.recipient} ({t.country})") for t in unsafe)
             )
         )

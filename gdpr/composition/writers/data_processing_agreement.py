@@ -21,6 +21,7 @@ from gdpr.composition.writers.data_processing_agreement_annexes import (
     write_termination,
     write_transfers,
 )
+from gdpr.i18n import _
 
 DEFAULT_OBJECTION_DAYS = 30
 DEFAULT_BREACH_HOURS = 24
@@ -31,51 +32,60 @@ def write_subject_matter(context: CompositionContext) -> str:
     controller = (
         escape_inline(context.company_name)
         if context.company_name
-        else marker("the controller's name")
+        else marker(_("the controller's name"))
     )
-    processor = context.inline("processorName") or marker("the processor's name")
+    processor = context.inline("processorName") or marker(_("the processor's name"))
     details = context.inline("processorDetails")
     return join_blocks(
-        f"This agreement is made between **{controller}** (the controller) and **{processor}**"
+        _(
+            "This agreement is made between **{controller}** (the controller) and **{processor}**",
+            controller=controller,
+            processor=processor,
+        )
         + (f", {details}" if details else "")
-        + " (the processor).",
-        "Subject-matter: "
-        + text_or_marker(context, "subjectMatter", "the services during which data is processed"),
+        + _(" (the processor)."),
+        _("Subject-matter: ")
+        + text_or_marker(
+            context, "subjectMatter", _("the services during which data is processed")
+        ),
     )
 
 
 def write_duration(context: CompositionContext) -> str:
     start = context.inline("effectiveDate")
     return join_blocks(
-        "Duration: " + text_or_marker(context, "duration", "the duration of the processing"),
-        f"Effective from {start}." if start else None,
+        _("Duration: ") + text_or_marker(context, "duration", _("the duration of the processing")),
+        _("Effective from {start}.", start=start) if start else None,
     )
 
 
 def write_nature_purpose(context: CompositionContext) -> str:
     return join_blocks(
-        "Nature of the processing: "
+        _("Nature of the processing: ")
         + text_or_marker(
-            context, "processingNature", "the operations performed (e.g. hosting, analysis)"
+            context, "processingNature", _("the operations performed (e.g. hosting, analysis)")
         ),
-        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+        list_or_marker(context, "purposes", _("Purposes"), _("the purposes of the processing")),
     )
 
 
 def write_data_types(context: CompositionContext) -> str:
     return list_or_marker(
-        context, "dataCategories", "Types of personal data", "the types of personal data"
+        context, "dataCategories", _("Types of personal data"), _("the types of personal data")
     )
 
 
 def write_data_subjects(context: CompositionContext) -> str:
     return list_or_marker(
-        context, "dataSubjects", "Categories of data subjects", "the categories of data subjects"
+        context,
+        "dataSubjects",
+        _("Categories of data subjects"),
+        _("the categories of data subjects"),
     )
 
 
 def write_controller_rights(context: CompositionContext) -> str:
-    return (
+    return _(
         "The controller determines the purposes and means, is responsible for the lawfulness"
         " of the processing and of its instructions, may issue, amend and withdraw documented"
         " instructions, and may verify compliance with this agreement."
@@ -86,20 +96,25 @@ def write_instructions(context: CompositionContext) -> str:
     in_eu = context.flag("processorInEu")
     # The instrument itself is named in the transfers item (Decision (EU) 2021/914 module).
     transfer = (
-        " The processor processes the data in the EEA."
+        _(" The processor processes the data in the EEA.")
         if in_eu
-        else " Processing outside the EEA rests on the instrument set out under Transfer"
-        " instrument below."
+        else _(
+            " Processing outside the EEA rests on the instrument set out under Transfer"
+            " instrument below."
+        )
         if in_eu is False
         else ""
     )
     return join_blocks(
-        "The processor processes personal data only on documented instructions from the"
-        " controller, including with regard to transfers to a third country or international"
-        " organisation, unless required to do so by Union or Member State law; in that case it"
-        " informs the controller of that legal requirement before processing, unless the law"
-        " prohibits it on important grounds of public interest." + transfer,
-        "Transfers instructed by the controller:\n\n"
+        _(
+            "The processor processes personal data only on documented instructions from the"
+            " controller, including with regard to transfers to a third country or international"
+            " organisation, unless required to do so by Union or Member State law; in that case it"
+            " informs the controller of that legal requirement before processing, unless the law"
+            " prohibits it on important grounds of public interest."
+        )
+        + transfer,
+        _("Transfers instructed by the controller:\n\n")
         + transfers_text(context, none_text="", importer_role="processor")
         if context.items("thirdCountryTransfers")
         else None,
@@ -107,7 +122,7 @@ def write_instructions(context: CompositionContext) -> str:
 
 
 def write_confidentiality(context: CompositionContext) -> str:
-    return (
+    return _(
         "The processor ensures that persons authorised to process the personal data have"
         " committed themselves to confidentiality or are under an appropriate statutory"
         " obligation of confidentiality, and have access only as needed."
@@ -117,9 +132,9 @@ def write_confidentiality(context: CompositionContext) -> str:
 def write_security(context: CompositionContext) -> str:
     measures = context.items("securityMeasures")
     if not measures:
-        return marker("the technical and organisational measures (Art. 32) the processor takes")
+        return marker(_("the technical and organisational measures (Art. 32) the processor takes"))
     return join_blocks(
-        "The processor takes all measures required by Art. 32, at least:", bullets(measures)
+        _("The processor takes all measures required by Art. 32, at least:"), bullets(measures)
     )
 
 
@@ -128,25 +143,33 @@ def write_subprocessors(context: CompositionContext) -> str:
     general = context.value("subprocessorAuthorisation") == "general"
     authorised = context.items("subprocessors")
     rule = (
-        "The controller gives general written authorisation to engage sub-processors. The"
-        f" processor informs the controller of any intended addition or replacement at least"
-        f" {int(days)} days in advance, giving the controller the opportunity to object."
+        _(
+            "The controller gives general written authorisation to engage "
+            "sub-processors. The processor informs the controller of any intended "
+            "addition or replacement at least {days} days in advance, giving the "
+            "controller the opportunity to object.",
+            days=int(days),
+        )
         if general
-        else "The processor engages another processor only with the controller's prior"
-        " specific written authorisation."
+        else _(
+            "The processor engages another processor only with the controller's prior"
+            " specific written authorisation."
+        )
     )
     return join_blocks(
         rule,
-        "Authorised sub-processors:\n\n" + bullets(authorised)
+        _("Authorised sub-processors:\n\n") + bullets(authorised)
         if authorised
-        else "No sub-processor is authorised at signature.",
-        "The processor imposes the same data protection obligations on each sub-processor by"
-        " contract and remains fully liable to the controller for its performance (Art. 28(4)).",
+        else _("No sub-processor is authorised at signature."),
+        _(
+            "The processor imposes the same data protection obligations on each sub-processor by"
+            " contract and remains fully liable to the controller for its performance (Art. 28(4))."
+        ),
     )
 
 
 def write_dsr_assistance(context: CompositionContext) -> str:
-    return (
+    return _(
         "Taking into account the nature of the processing, the processor assists the"
         " controller by appropriate technical and organisational measures in answering"
         " requests to exercise data subject rights (Chapter III), forwards any request it"
@@ -156,23 +179,28 @@ def write_dsr_assistance(context: CompositionContext) -> str:
 
 def write_compliance_assistance(context: CompositionContext) -> str:
     hours = context.value("breachNotificationHours") or DEFAULT_BREACH_HOURS
-    return (
-        "The processor assists the controller in ensuring compliance with Art. 32 to 36:"
-        " security of processing; notifying personal data breaches to the controller without"
-        f" undue delay and within {int(hours)} hours of becoming aware of them, with the"
-        " information of Art. 33(3); communication to data subjects; data protection impact"
-        " assessments and prior consultation."
+    return _(
+        "The processor assists the controller in ensuring compliance with Art. "
+        "32 to 36: security of processing; notifying personal data breaches to "
+        "the controller without undue delay and within {hours} hours of "
+        "becoming aware of them, with the information of Art. 33(3); "
+        "communication to data subjects; data protection impact assessments "
+        "and prior consultation.",
+        hours=int(hours),
     )
 
 
 def write_deletion(context: CompositionContext) -> str:
     days = context.value("deletionPeriodDays")
     days = DEFAULT_DELETION_DAYS if days is None else int(days)
-    choice = context.inline("deletionOrReturn") or "delete or return, at the controller's choice"
-    return (
-        f"At the end of the provision of services the processor will: {choice}. It deletes all"
-        f" personal data and existing copies within {days} days, unless Union or Member State"
-        " law requires storage, and confirms the deletion in writing."
+    choice = context.inline("deletionOrReturn") or _("delete or return, at the controller's choice")
+    return _(
+        "At the end of the provision of services the processor will: {choice}. "
+        "It deletes all personal data and existing copies within {days} days, "
+        "unless Union or Member State law requires storage, and confirms the "
+        "deletion in writing.",
+        choice=choice,
+        days=days,
     )
 
 
@@ -180,18 +208,23 @@ def write_audits(context: CompositionContext) -> str:
     frequency = context.inline("auditFrequency")
     certifications = context.inline("certifications")
     return join_blocks(
-        "The processor makes available to the controller all information necessary to"
-        " demonstrate compliance with Art. 28 and allows for and contributes to audits,"
-        " including inspections, by the controller or an auditor it mandates.",
-        f"Audit frequency: {frequency}." if frequency else None,
-        f"Certifications provided as evidence (Art. 28(5)): {certifications}."
+        _(
+            "The processor makes available to the controller all information necessary to"
+            " demonstrate compliance with Art. 28 and allows for and contributes to audits,"
+            " including inspections, by the controller or an auditor it mandates."
+        ),
+        _("Audit frequency: {frequency}.", frequency=frequency) if frequency else None,
+        _(
+            "Certifications provided as evidence (Art. 28(5)): {certifications}.",
+            certifications=certifications,
+        )
         if certifications
         else None,
     )
 
 
 def write_infringing(context: CompositionContext) -> str:
-    return (
+    return _(
         "The processor immediately informs the controller if, in its opinion, an instruction"
         " infringes the GDPR or other Union or Member State data protection provisions."
     )

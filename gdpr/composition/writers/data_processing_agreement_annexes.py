@@ -21,6 +21,7 @@ from gdpr.composition.transfers import (
     describe_instrument,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
+from gdpr.i18n import N_, _, current_language
 
 DEFAULT_OBJECTION_DAYS = 30
 # Annex III must describe these Art. 32(1) families; "testing" is 32(1)(d).
@@ -61,60 +62,69 @@ def write_transfers(context: CompositionContext) -> str:
     outside = _processor_outside_eea(context)
     if outside is None:
         return marker(
-            "whether the processor processes the data outside the EEA (Art. 44: a transfer)"
+            _("whether the processor processes the data outside the EEA (Art. 44: a transfer)")
         )
-    onward = (
+    onward = _(
         "The processor transfers no personal data outside the EEA, including to sub-processors"
         " or for remote access, without the controller's documented instruction and a Chapter"
         " V instrument (Art. 28(3)(a), 44-46)."
     )
     if not outside:
-        return join_blocks("The processor processes the personal data in the EEA.", onward)
+        return join_blocks(_("The processor processes the personal data in the EEA."), onward)
     transfer = _processor_transfer(context)
     answer = context.value("transferMechanism")
     code = recognise_safeguard(str(answer)) if answer else None
     if code is None and transfer is not None and transfer.safeguard.code != "none":
         code = transfer.safeguard.code
     country = _processor_country(context) or (transfer.country if transfer else None)
-    processor = context.inline("processorName") or "the processor"
+    processor = context.inline("processorName") or _("the processor")
     if code is None:
-        return marker("the transfer mechanism covering the processor outside the EEA (Art. 45-47)")
+        return marker(
+            _("the transfer mechanism covering the processor outside the EEA (Art. 45-47)")
+        )
     details = transfer.details if transfer else None
     chain = bool(context.flag("actsAsProcessor"))
     if code == "standard-contractual-clauses":
         module = 3 if chain else 2
         exporter = (
-            "the controller's processor (acting for its own controller), as data exporter"
+            _("the controller's processor (acting for its own controller), as data exporter")
             if chain
-            else "the controller, as data exporter"
+            else _("the controller, as data exporter")
         )
         instrument = describe_instrument(
             code=code,
-            country=country or "the third country",
+            country=country or _("the third country"),
             recipient=processor,
-            wording=SCC_MODULES[module],
+            wording=_(SCC_MODULES[module]),
             details=details or context.value("transferImpactAssessment"),
             exporter_role="processor" if chain else "controller",
             importer_role="processor",
         )
         return join_blocks(
-            f"The processor processes the data outside the EEA ({country or 'third country'})."
-            " The standard contractual clauses annexed to"
-            f" {SCC_DECISION}, **{SCC_MODULES[module]}**, are incorporated by reference into"
-            f" this agreement, with {exporter} and {processor}, as data importer, including"
-            " Clause 14 (local laws and practices affecting"
-            " compliance with the Clauses) and Clause 15 (obligations of the data importer in"
-            " case of access by public authorities). Annexes I to III of those Clauses are"
-            " completed by Annexes I to III of this agreement; in case of conflict the Clauses"
-            " prevail.",
-            "Transfer impact assessment (Clause 14): "
+            _(
+                "The processor processes the data outside the EEA ({country}). The "
+                "standard contractual clauses annexed to {scc_decision}, "
+                "**{scc_modules}**, are incorporated by reference into this "
+                "agreement, with {exporter} and {processor}, as data importer, "
+                "including Clause 14 (local laws and practices affecting compliance "
+                "with the Clauses) and Clause 15 (obligations of the data importer in "
+                "case of access by public authorities). Annexes I to III of those "
+                "Clauses are completed by Annexes I to III of this agreement; in case "
+                "of conflict the Clauses prevail.",
+                country=country or _("third country"),
+                scc_decision=_(SCC_DECISION),
+                scc_modules=_(SCC_MODULES[module]),
+                exporter=exporter,
+                processor=processor,
+            ),
+            _("Transfer impact assessment (Clause 14): ")
             + (escape_inline(details) if details and not instrument.missing else "")
             + ("" if not instrument.missing else marker(escape_inline(instrument.missing[-1]))),
             onward,
         )
     instrument = describe_instrument(
         code=code,
-        country=country or "the third country",
+        country=country or _("the third country"),
         recipient=processor,
         wording=escape_inline(answer) if answer else None,
         details=details,
@@ -122,7 +132,10 @@ def write_transfers(context: CompositionContext) -> str:
         importer_role="processor",
     )
     return join_blocks(
-        f"The processor processes the data outside the EEA: {escape_inline(instrument.text)}.",
+        _(
+            "The processor processes the data outside the EEA: {instrument}.",
+            instrument=escape_inline(instrument.text),
+        ),
         *(marker(escape_inline(missing)) for missing in instrument.missing),
         onward,
     )
@@ -131,56 +144,75 @@ def write_transfers(context: CompositionContext) -> str:
 def write_subprocessor_objection(context: CompositionContext) -> str:
     days = int(context.value("objectionPeriodDays") or DEFAULT_OBJECTION_DAYS)
     general = context.value("subprocessorAuthorisation") == "general"
-    when = f"within the {days}-day notice period" if general else "by refusing its authorisation"
-    return (
-        f"If the controller objects to an intended sub-processor {when} on reasonable grounds"
-        " relating to data protection, the processor does not engage that sub-processor for"
-        " the controller's data. The parties seek in good faith a reasonable alternative (a"
-        " different sub-processor or a change of the services); if none is found within"
-        " 30 days, the controller may terminate the affected services without penalty, and"
-        " fees paid in advance for them are refunded. Silence is not consent to processing by"
-        " a sub-processor the controller objected to."
+    when = (
+        _("within the {days}-day notice period", days=days)
+        if general
+        else _("by refusing its authorisation")
+    )
+    return _(
+        "If the controller objects to an intended sub-processor {when} on "
+        "reasonable grounds relating to data protection, the processor does "
+        "not engage that sub-processor for the controller's data. The parties "
+        "seek in good faith a reasonable alternative (a different "
+        "sub-processor or a change of the services); if none is found within "
+        "30 days, the controller may terminate the affected services without "
+        "penalty, and fees paid in advance for them are refunded. Silence is "
+        "not consent to processing by a sub-processor the controller objected "
+        "to.",
+        when=when,
     )
 
 
 def write_termination(context: CompositionContext) -> str:
     return join_blocks(
-        "If the processor breaches this agreement, the controller may instruct it to suspend"
-        " the processing until it complies again or the agreement ends; the processor informs"
-        " the controller promptly if it cannot comply, for whatever reason.",
-        "The controller may terminate this agreement, as far as it concerns processing of"
-        " personal data, where:\n\n"
+        _(
+            "If the processor breaches this agreement, the controller may instruct it to suspend"
+            " the processing until it complies again or the agreement ends; the processor informs"
+            " the controller promptly if it cannot comply, for whatever reason."
+        ),
+        _(
+            "The controller may terminate this agreement, as far as it concerns processing of"
+            " personal data, where:\n\n"
+        )
         + bullets(
             [
-                "the processing was suspended and compliance is not restored within a"
-                " reasonable time, at most one month after the suspension;",
-                "the processor is in substantial or persistent breach of this agreement or of"
-                " its obligations under the GDPR;",
-                "the processor fails to comply with a binding decision of a competent court or"
-                " supervisory authority on its obligations.",
+                _(
+                    "the processing was suspended and compliance is not restored within a"
+                    " reasonable time, at most one month after the suspension;"
+                ),
+                _(
+                    "the processor is in substantial or persistent breach of this agreement or of"
+                    " its obligations under the GDPR;"
+                ),
+                _(
+                    "the processor fails to comply with a binding decision of a competent court or"
+                    " supervisory authority on its obligations."
+                ),
             ]
         ),
-        "The processor may terminate this agreement, as far as it concerns processing of"
-        " personal data, where the controller insists on an instruction the processor has"
-        " told it infringes data protection law. On termination the data is deleted or"
-        " returned as set out above.",
+        _(
+            "The processor may terminate this agreement, as far as it concerns processing of"
+            " personal data, where the controller insists on an instruction the processor has"
+            " told it infringes data protection law. On termination the data is deleted or"
+            " returned as set out above."
+        ),
     )
 
 
 def write_governing_law(context: CompositionContext) -> str:
     law = context.inline("governingLaw")
-    needed = (
+    needed = _(
         "the governing law: the law of an EU or EEA Member State (Art. 28(3): the contract is"
         " binding under Union or Member State law)"
     )
     if not law:
         return marker(needed)
     if not is_in_eea(law):
-        return join_blocks(f"Governing law as stated: {law}.", marker(needed))
+        return join_blocks(_("Governing law as stated: {law}.", law=law), marker(needed))
     courts = context.inline("jurisdiction")
     return join_blocks(
-        f"This agreement is governed by {law} (a Member State's law, Art. 28(3)).",
-        f"Disputes are submitted to {courts}." if courts else None,
+        _("This agreement is governed by {law} (a Member State's law, Art. 28(3)).", law=law),
+        _("Disputes are submitted to {courts}.", courts=courts) if courts else None,
     )
 
 
@@ -189,13 +221,13 @@ def _party_rows(context: CompositionContext) -> list[tuple[str, str, str, str]]:
     controller_address = context.inline("companyDetails") if details is not None else None
     return [
         (
-            "Controller",
+            _("Controller"),
             escape_inline(context.company_name) if context.company_name else "",
             controller_address or "",
             context.inline("controllerSignatory") or "",
         ),
         (
-            "Processor",
+            _("Processor"),
             context.inline("processorName") or "",
             ", ".join(
                 part
@@ -207,23 +239,38 @@ def _party_rows(context: CompositionContext) -> list[tuple[str, str, str, str]]:
     ]
 
 
+_PARTY_FACTS = {"name": N_("name"), "address": N_("address"), "signatory": N_("signatory")}
+
+
 def write_annex_i(context: CompositionContext) -> str:
     rows = _party_rows(context)
     missing = [
-        f"the {what} of the {role.lower()}"
+        # German capitalises nouns mid-sentence; the other languages write the role in lower case.
+        _(
+            "the {what} of the {role}",
+            what=_(_PARTY_FACTS[what]),
+            role=role if current_language() == "de" else role.lower(),
+        )
         for role, name, address, signatory in rows
         for what, value in (("name", name), ("address", address), ("signatory", signatory))
         if not value
     ]
     lines = [
-        f"- **{role}:** {name or '-'}; address: {address or '-'}; signatory (name, position):"
-        f" {signatory or '-'}"
+        _(
+            "- **{role}:** {name}; address: {address}; signatory (name, position): {signatory}",
+            role=role,
+            name=name or "-",
+            address=address or "-",
+            signatory=signatory or "-",
+        )
         for role, name, address, signatory in rows
     ]
     contact = context.inline("dpoContact")
     return join_blocks(
         "\n".join(lines),
-        f"Controller's contact person for data protection: {contact}." if contact else None,
+        _("Controller's contact person for data protection: {contact}.", contact=contact)
+        if contact
+        else None,
         marker("; ".join(missing)) if missing else None,
     )
 
@@ -231,16 +278,20 @@ def write_annex_i(context: CompositionContext) -> str:
 def write_annex_ii(context: CompositionContext) -> str:
     sensitive = context.inline("sensitiveData")
     return join_blocks(
-        list_or_marker(context, "dataSubjects", "Categories of data subjects", "the data subjects"),
-        list_or_marker(context, "dataCategories", "Categories of personal data", "the data"),
-        "Sensitive data (Art. 9, 10) and the restrictions or safeguards applied: "
-        + (sensitive or "none processed under this agreement."),
-        "Nature of the processing: "
-        + text_or_marker(context, "processingNature", "the processing operations"),
-        list_or_marker(context, "purposes", "Purposes", "the purposes"),
-        "Duration: " + text_or_marker(context, "duration", "the duration"),
-        "Processing by sub-processors: the subject-matter, nature and duration set out in"
-        " Annex IV, within the limits of this Annex.",
+        list_or_marker(
+            context, "dataSubjects", _("Categories of data subjects"), _("the data subjects")
+        ),
+        list_or_marker(context, "dataCategories", _("Categories of personal data"), _("the data")),
+        _("Sensitive data (Art. 9, 10) and the restrictions or safeguards applied: ")
+        + (sensitive or _("none processed under this agreement.")),
+        _("Nature of the processing: ")
+        + text_or_marker(context, "processingNature", _("the processing operations")),
+        list_or_marker(context, "purposes", _("Purposes"), _("the purposes")),
+        _("Duration: ") + text_or_marker(context, "duration", _("the duration")),
+        _(
+            "Processing by sub-processors: the subject-matter, nature and duration set out in"
+            " Annex IV, within the limits of this Annex."
+        ),
     )
 
 
@@ -248,48 +299,61 @@ def write_annex_iii(context: CompositionContext) -> str:
     measures = [str(m) for m in context.items("securityMeasures")]
     if not measures:
         return marker(
-            "the technical and organisational measures in detail (encryption, access control,"
-            " availability and backups, regular testing; Art. 32)"
+            _(
+                "the technical and organisational measures in detail (encryption, access control,"
+                " availability and backups, regular testing; Art. 32)"
+            )
         )
     rows = []
     for measure in measures:
         families = classify_measures([measure])
-        labels = [FAMILY_BY_KEY[key].label for key in sorted(families)]
+        labels = [_(FAMILY_BY_KEY[key].label) for key in sorted(families)]
         if any(word in measure.lower() for word in TESTING_WORDS):
-            labels.append("Regular testing and evaluation")
-        rows.append((", ".join(labels) or "Other measure", measure))
+            labels.append(_("Regular testing and evaluation"))
+        rows.append((", ".join(labels) or _("Other measure"), measure))
     covered = classify_measures(measures)
-    gaps = [FAMILY_BY_KEY[key].recommendation for key in REQUIRED_FAMILIES if key not in covered]
+    gaps = [_(FAMILY_BY_KEY[key].recommendation) for key in REQUIRED_FAMILIES if key not in covered]
     if not any(word in m.lower() for m in measures for word in TESTING_WORDS):
         gaps.append(
-            "Regularly test, assess and evaluate the effectiveness of the measures (Art. 32(1)(d))."
+            _(
+                "Regularly test, assess and evaluate the effectiveness of the measures (Art. "
+                "32(1)(d))."
+            )
         )
     return join_blocks(
-        "The processor takes the following measures, described specifically and not generically:",
-        table(("Area (Art. 32)", "Measure"), rows),
-        marker("the measures for: " + " ".join(gaps)) if gaps else None,
+        _(
+            "The processor takes the following measures, described specifically and not "
+            "generically:"
+        ),
+        table((_("Area (Art. 32)"), _("Measure")), rows),
+        marker(_("the measures for: ") + " ".join(gaps)) if gaps else None,
     )
 
 
 def write_annex_iv(context: CompositionContext) -> str:
     authorised: list[SubProcessor] = context.items("subprocessors")
     if not authorised:
-        return "No sub-processor is authorised at signature."
+        return _("No sub-processor is authorised at signature.")
     rows = [
         (sub.name, sub.address or "-", sub.country or "-", sub.service or "-") for sub in authorised
     ]
     incomplete = [sub.name for sub in authorised if not (sub.address and sub.country)]
     outside = [sub for sub in authorised if sub.country and not is_in_eea(sub.country)]
     return join_blocks(
-        table(("Legal name", "Address", "Location of processing", "Processing"), rows),
-        "Sub-processors outside the EEA receive the data under the standard contractual"
-        f" clauses of {SCC_DECISION}, {SCC_MODULES[3]}, concluded by the processor: "
+        table((_("Legal name"), _("Address"), _("Location of processing"), _("Processing")), rows),
+        _(
+            "Sub-processors outside the EEA receive the data under the standard "
+            "contractual clauses of {scc_decision}, "
+            "{scc_modules}, concluded by the processor: ",
+            scc_decision=_(SCC_DECISION),
+            scc_modules=_(SCC_MODULES[3]),
+        )
         + ", ".join(escape_inline(sub.name) for sub in outside)
         + "."
         if outside
         else None,
         marker(
-            "the legal name, address and location of processing of: "
+            _("the legal name, address and location of processing of: ")
             + ", ".join(escape_inline(name) for name in incomplete)
         )
         if incomplete
@@ -299,7 +363,7 @@ def write_annex_iv(context: CompositionContext) -> str:
 
 def write_signatures(context: CompositionContext) -> str:
     rows = [
-        (role, signatory or BLANK, "Date: " + BLANK, BLANK)
-        for role, _, _, signatory in _party_rows(context)
+        (role, signatory or BLANK, _("Date: ") + BLANK, BLANK)
+        for role, _skip, _skip, signatory in _party_rows(context)
     ]
-    return table(("Party", "Name and position", "Place and date", "Signature"), rows)
+    return table((_("Party"), _("Name and position"), _("Place and date"), _("Signature")), rows)

@@ -39,8 +39,9 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
+from gdpr.i18n import N_, _, format_date
 
-_MET = {True: "Met", False: "Not met", None: "Not stated"}
+_MET = {True: N_("Met"), False: N_("Not met"), None: N_("Not stated")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +99,8 @@ def _risks_known(context: CompositionContext) -> str | None:
     missing = [
         label
         for key, label in (
-            ("processingActivity", "the processing activity"),
-            ("dataCategories", "the data categories"),
+            ("processingActivity", _("the processing activity")),
+            ("dataCategories", _("the data categories")),
         )
         if not context.has(key)
     ]
@@ -107,60 +108,68 @@ def _risks_known(context: CompositionContext) -> str | None:
 
 
 def write_description(context: CompositionContext) -> str:
-    activity = text_or_marker(context, "processingActivity", "a description of the processing")
+    activity = text_or_marker(context, "processingActivity", _("a description of the processing"))
     return join_blocks(
         activity,
         context.text("dataFlow"),
-        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+        list_or_marker(context, "purposes", _("Purposes"), _("the purposes of the processing")),
         legal_basis_text(context),
         legitimate_interests_text(context),
         list_or_marker(
             context,
             "dataCategories",
-            "Categories of personal data",
-            "the categories of personal data",
+            _("Categories of personal data"),
+            _("the categories of personal data"),
         ),
         list_or_marker(
             context,
             "dataSubjects",
-            "Categories of data subjects",
-            "the categories of data subjects",
+            _("Categories of data subjects"),
+            _("the categories of data subjects"),
         ),
-        "Recipients:\n\n" + bullets(context.items("recipients"))
+        _("Recipients:\n\n") + bullets(context.items("recipients"))
         if context.has("recipients")
-        else "Recipients: none besides the controller's staff.",
-        transfers_text(context, none_text="No transfer outside the EEA is planned."),
+        else _("Recipients: none besides the controller's staff."),
+        transfers_text(context, none_text=_("No transfer outside the EEA is planned.")),
     )
 
 
 def write_screening(context: CompositionContext) -> str:
     screening: Screening = context.assessment.screening
     criteria = table(
-        ("WP248 criterion", "Assessment", "Reason"),
-        [(c.label, _MET[c.met], c.reason) for c in screening.criteria],
+        (_("WP248 criterion"), _("Assessment"), _("Reason")),
+        [(c.label, _(_MET[c.met]), c.reason) for c in screening.criteria],
     )
     cases = table(
-        ("Art. 35(3) case", "Assessment", "Reason"),
-        [(c.label, _MET[c.met], c.reason) for c in screening.mandatory_cases],
+        (_("Art. 35(3) case"), _("Assessment"), _("Reason")),
+        [(c.label, _(_MET[c.met]), c.reason) for c in screening.mandatory_cases],
     )
     if screening.required:
         mandatory = [c.label for c in screening.mandatory_cases if c.met]
         why = (
-            f"Art. 35(3) applies ({'; '.join(mandatory)})"
+            _("Art. 35(3) applies ({mandatory})", mandatory="; ".join(mandatory))
             if mandatory
-            else f"{screening.met_count} of the nine WP248 criteria are met (two or more)"
+            else _(
+                "{met_count} of the nine WP248 criteria are met (two or more)",
+                met_count=screening.met_count,
+            )
         )
-        conclusion = f"**Conclusion: a DPIA is required.** {why}."
+        conclusion = _("**Conclusion: a DPIA is required.** {why}.", why=why)
     elif screening.unknown:
         conclusion = to_be_completed(
-            f"{screening.met_count} criterion met so far; state whether these apply before"
-            " concluding: " + ", ".join(c.label for c in screening.unknown)
+            _(
+                "{met_count} criterion met so far; state whether these apply before concluding: ",
+                met_count=screening.met_count,
+            )
+            + ", ".join(c.label for c in screening.unknown)
         )
     else:
-        conclusion = (
-            f"**Conclusion: a DPIA is not strictly required** ({screening.met_count} of nine"
-            " criteria met, no Art. 35(3) case); it is carried out as good practice and to"
-            " document the assessment. Check the supervisory authority's Art. 35(4) list."
+        conclusion = _(
+            "**Conclusion: a DPIA is not strictly required** ({met_count} of nine "
+            "criteria met, no Art. 35(3) case); it is carried out as good practice "
+            "and to document the assessment. Check the supervisory authority's "
+            "Art. 35(4) list.",
+            met_count=screening.met_count,
         )
     return join_blocks(criteria, cases, conclusion)
 
@@ -169,29 +178,33 @@ def write_necessity(context: CompositionContext) -> str:
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
     weak = [t for t in transfers if t.safeguard.code == "none"]
     transfer_line = (
-        "Transfers rest on: " + "; ".join(safeguard_summary(context)) + "."
+        _("Transfers rest on: ") + "; ".join(safeguard_summary(context)) + "."
         if transfers
-        else "No third-country transfer needs a Chapter V safeguard."
+        else _("No third-country transfer needs a Chapter V safeguard.")
     )
     if weak:
-        transfer_line += " " + to_be_completed("a Chapter V safeguard for every transfer")
+        transfer_line += " " + to_be_completed(_("a Chapter V safeguard for every transfer"))
     retention = context.items("retentionPeriods")
     return join_blocks(
-        "Necessity and proportionality of the processing: "
+        _("Necessity and proportionality of the processing: ")
         + text_or_marker(
             context,
             "necessityJustification",
-            "why the processing is necessary for the purposes and why less intrusive means"
-            " would not achieve them",
+            _(
+                "why the processing is necessary for the purposes and why less intrusive means"
+                " would not achieve them"
+            ),
         ),
         _necessity_per_purpose(context),
         legal_basis_text(context),
-        "Purpose limitation (Art. 5(1)(b)): the purposes above are specified, explicit and"
-        " legitimate; data is not further processed for incompatible purposes.",
-        "Storage limitation (Art. 5(1)(e)):\n\n" + bullets(retention)
+        _(
+            "Purpose limitation (Art. 5(1)(b)): the purposes above are specified, explicit and"
+            " legitimate; data is not further processed for incompatible purposes."
+        ),
+        _("Storage limitation (Art. 5(1)(e)):\n\n") + bullets(retention)
         if retention
-        else "Storage limitation (Art. 5(1)(e)): "
-        + to_be_completed("the retention period of each data category"),
+        else _("Storage limitation (Art. 5(1)(e)): ")
+        + to_be_completed(_("the retention period of each data category")),
         transfer_line,
         _rights_text(context),
     )
@@ -201,9 +214,11 @@ def _rights_text(context: CompositionContext) -> str:
     """The rights that follow from the legal bases relied on (Art. 7(3), 15-22)."""
     codes = legal_basis_codes(context)
     if not codes:
-        return "Information and rights: " + to_be_completed(
-            "the legal basis, which decides whether portability, objection and withdrawal of"
-            " consent apply (Art. 7(3), 20, 21)"
+        return _("Information and rights: ") + to_be_completed(
+            _(
+                "the legal basis, which decides whether portability, objection and withdrawal of"
+                " consent apply (Art. 7(3), 20, 21)"
+            )
         )
     rights = rights_with_articles(
         codes=codes,
@@ -211,10 +226,10 @@ def _rights_text(context: CompositionContext) -> str:
         automated_means=context.flag("automatedMeans") is not False,
         direct_marketing=is_direct_marketing(context.items("purposes")),
     )
-    return (
+    return _(
         "Information and rights: data subjects are informed under Art. 13/14. Given the legal"
-        " bases relied on, they can exercise their right to:\n\n" + bullets(rights)
-    )
+        " bases relied on, they can exercise their right to:\n\n"
+    ) + bullets(rights)
 
 
 def _necessity_per_purpose(context: CompositionContext) -> str | None:
@@ -233,13 +248,19 @@ def _necessity_per_purpose(context: CompositionContext) -> str | None:
         necessity, alternatives = entry.get("necessity"), entry.get("lessIntrusiveMeans")
         if not (necessity and alternatives):
             unargued.append(purpose)
-        rows.append((purpose, necessity or "not argued", alternatives or "not examined"))
+        rows.append((purpose, necessity or _("not argued"), alternatives or _("not examined")))
     return join_blocks(
-        "Necessity per purpose, against less intrusive means (Art. 5(1)(c), 35(7)(b)):",
-        table(("Purpose", "Why the processing is necessary", "Less intrusive means weighed"), rows),
+        _("Necessity per purpose, against less intrusive means (Art. 5(1)(c), 35(7)(b)):"),
+        table(
+            (_("Purpose"), _("Why the processing is necessary"), _("Less intrusive means weighed")),
+            rows,
+        ),
         to_be_completed(
-            "for each purpose, why it is necessary and which less intrusive means were"
-            " considered and why they do not suffice: " + ", ".join(map(escape_inline, unargued))
+            _(
+                "for each purpose, why it is necessary and which less intrusive means were"
+                " considered and why they do not suffice: "
+            )
+            + ", ".join(map(escape_inline, unargued))
         )
         if unargued
         else None,
@@ -249,19 +270,21 @@ def _necessity_per_purpose(context: CompositionContext) -> str | None:
 def write_risks(context: CompositionContext) -> str:
     missing = _risks_known(context)
     if missing:
-        return to_be_completed(f"{missing}; the risks cannot be rated without them.")
+        return to_be_completed(
+            _("{missing}; the risks cannot be rated without them.", missing=missing)
+        )
     assessment: RiskAssessment = context.assessment.risks
 
     def cell(value: int) -> str:
-        return f"{value} ({SCALE_LABELS[value]})"
+        return f"{value} ({_(SCALE_LABELS[value])})"
 
     headers = (
-        "Severity",
-        "Likelihood",
-        "Position on the map",
-        "Residual severity",
-        "Residual likelihood",
-        "Residual position",
+        _("Severity"),
+        _("Likelihood"),
+        _("Position on the map"),
+        _("Residual severity"),
+        _("Residual likelihood"),
+        _("Residual position"),
     )
 
     def rows(risks: tuple[RiskRating, ...]) -> list[tuple[str, ...]]:
@@ -270,10 +293,10 @@ def write_risks(context: CompositionContext) -> str:
                 risk.label,
                 cell(risk.severity),
                 cell(risk.likelihood),
-                risk.level,
+                _(risk.level),
                 cell(risk.residual_severity),
                 cell(risk.residual_likelihood),
-                risk.residual_level,
+                _(risk.residual_level),
             )
             for risk in risks
         ]
@@ -283,17 +306,25 @@ def write_risks(context: CompositionContext) -> str:
         f"- **{risk.label}**: " + "; ".join(risk.reasons) + "." for risk in everything
     )
     return join_blocks(
-        "Each risk is rated for severity (impact on the data subjects) and likelihood on the"
-        " CNIL scale 1 Negligible, 2 Limited, 3 Significant, 4 Maximum, and placed on the CNIL"
-        " risk map (a position, not a product of scores): **high** when both are significant"
-        " or maximum (to be avoided; Art. 36 if it remains), **medium (severe impact)** or"
-        " **medium (likely)** when only one is (to be reduced), **low** when neither is. A"
-        " residual value falls only through a measure that acts on it for that risk.",
-        "Feared events for the data (CNIL: illegitimate access, unwanted modification,"
-        " disappearance):\n\n" + table(("Feared event", *headers), rows(assessment.risks)),
-        "Risks to the rights and freedoms of data subjects (Art. 35(7)(c), recital 75, WP248"
-        " rev.01):\n\n" + table(("Risk to rights", *headers), rows(assessment.rights_risks)),
-        "Factors behind the ratings:\n\n" + reasons,
+        _(
+            "Each risk is rated for severity (impact on the data subjects) and likelihood on the"
+            " CNIL scale 1 Negligible, 2 Limited, 3 Significant, 4 Maximum, and placed on the CNIL"
+            " risk map (a position, not a product of scores): **high** when both are significant"
+            " or maximum (to be avoided; Art. 36 if it remains), **medium (severe impact)** or"
+            " **medium (likely)** when only one is (to be reduced), **low** when neither is. A"
+            " residual value falls only through a measure that acts on it for that risk."
+        ),
+        _(
+            "Feared events for the data (CNIL: illegitimate access, unwanted modification,"
+            " disappearance):\n\n"
+        )
+        + table((_("Feared event"), *headers), rows(assessment.risks)),
+        _(
+            "Risks to the rights and freedoms of data subjects (Art. 35(7)(c), recital 75, WP248"
+            " rev.01):\n\n"
+        )
+        + table((_("Risk to rights"), *headers), rows(assessment.rights_risks)),
+        _("Factors behind the ratings:\n\n") + reasons,
     )
 
 
@@ -301,30 +332,36 @@ def write_measures(context: CompositionContext) -> str:
     existing = context.items("securityMeasures")
     if not existing:
         return to_be_completed(
-            "the technical and organisational measures in place (Art. 32), e.g. encryption,"
-            " access control, logging, backups"
+            _(
+                "the technical and organisational measures in place (Art. 32), e.g. encryption,"
+                " access control, logging, backups"
+            )
         )
     assessment: DpiaAssessment = context.assessment
     per_risk = []
     for risk in assessment.risks.risks:
-        families = ", ".join(FAMILY_BY_KEY[f].label for f in risk.mitigating_families) or "none"
-        line = f"- **{risk.label}**: mitigated by {families}."
+        families = ", ".join(_(FAMILY_BY_KEY[f].label) for f in risk.mitigating_families) or _(
+            "none"
+        )
+        line = _("- **{label}**: mitigated by {families}.", label=risk.label, families=families)
         if risk.recommendations:
-            line += " Recommended: " + " ".join(risk.recommendations)
+            line += _(" Recommended: ") + " ".join(risk.recommendations)
         per_risk.append(line)
     for risk in assessment.risks.rights_risks:
-        acting = ", ".join(risk.mitigating_families).replace("-", " ") or "none yet"
-        line = f"- **{risk.label}**: mitigated by {acting}."
+        acting = ", ".join(risk.mitigating_families).replace("-", " ") or _("none yet")
+        line = _("- **{label}**: mitigated by {acting}.", label=risk.label, acting=acting)
         if risk.recommendations:
-            line += " Recommended: " + " ".join(risk.recommendations)
+            line += _(" Recommended: ") + " ".join(risk.recommendations)
         per_risk.append(line)
     planned = context.items("plannedMeasures")
     return join_blocks(
-        "Measures in place:\n\n" + bullets(existing),
-        "Planned measures (action plan):\n\n" + bullets(planned) if planned else None,
-        "Measures against each risk:\n\n" + "\n".join(per_risk),
-        "Compliance is demonstrated (Art. 5(2), 24) by this DPIA, the record of processing"
-        " (Art. 30), the processors' Art. 28 agreements and the review cycle below.",
+        _("Measures in place:\n\n") + bullets(existing),
+        _("Planned measures (action plan):\n\n") + bullets(planned) if planned else None,
+        _("Measures against each risk:\n\n") + "\n".join(per_risk),
+        _(
+            "Compliance is demonstrated (Art. 5(2), 24) by this DPIA, the record of processing"
+            " (Art. 30), the processors' Art. 28 agreements and the review cycle below."
+        ),
     )
 
 
@@ -332,41 +369,47 @@ def write_dpo_advice(context: CompositionContext) -> str:
     advice = context.text("dpoAdvice")
     opinion = context.inline("dpoOpinion")
     if not advice and not opinion:
-        return to_be_completed("the DPO's advice on this assessment (Art. 35(2))")
+        return to_be_completed(_("the DPO's advice on this assessment (Art. 35(2))"))
     return join_blocks(
-        f"Opinion of the DPO: **{opinion}**." if opinion else None,
+        _("Opinion of the DPO: **{opinion}**.", opinion=opinion) if opinion else None,
         advice,
-        f"DPO contact: {context.inline('dpoContact')}" if context.has("dpoContact") else None,
+        _("DPO contact: {dpo_contact}", dpo_contact=context.inline("dpoContact"))
+        if context.has("dpoContact")
+        else None,
     )
 
 
 def write_data_subject_views(context: CompositionContext) -> str:
     consulted = context.flag("dataSubjectsConsulted")
     if consulted is None:
-        return to_be_completed("whether the views of data subjects were sought (Art. 35(9))")
+        return to_be_completed(_("whether the views of data subjects were sought (Art. 35(9))"))
     if consulted:
-        return "Data subjects or their representatives were consulted. " + text_or_marker(
-            context, "consultationSummary", "how they were consulted and their views"
+        return _("Data subjects or their representatives were consulted. ") + text_or_marker(
+            context, "consultationSummary", _("how they were consulted and their views")
         )
-    return "The views of data subjects were not sought. Reason: " + text_or_marker(
-        context, "consultationNotSoughtReason", "why seeking their views was not appropriate"
+    return _("The views of data subjects were not sought. Reason: ") + text_or_marker(
+        context, "consultationNotSoughtReason", _("why seeking their views was not appropriate")
     )
 
 
 def write_prior_consultation(context: CompositionContext) -> str:
     missing = _risks_known(context)
     if missing:
-        return to_be_completed(f"{missing}; the residual risk decides on Art. 36.")
+        return to_be_completed(
+            _("{missing}; the residual risk decides on Art. 36.", missing=missing)
+        )
     risks: RiskAssessment = context.assessment.risks
     if risks.prior_consultation_required:
         names = ", ".join(risk.label.lower() for risk in risks.high_residual)
-        return (
-            f"**Prior consultation is required.** A high residual risk remains ({names}). The"
-            " processing must not start before the supervisory authority is consulted under"
-            " Art. 36(1), with the information of Art. 36(3): responsibilities, purposes and"
-            " means, measures and safeguards, DPO contact, this DPIA."
+        return _(
+            "**Prior consultation is required.** A high residual risk remains "
+            "({names}). The processing must not start before the supervisory "
+            "authority is consulted under Art. 36(1), with the information of Art. "
+            "36(3): responsibilities, purposes and means, measures and safeguards, "
+            "DPO contact, this DPIA.",
+            names=names,
         )
-    return (
+    return _(
         "**Prior consultation is not required**: no residual risk remains high with the"
         " measures in place (Art. 36(1))."
     )
@@ -376,12 +419,17 @@ def write_review(context: CompositionContext) -> str:
     given = context.value("nextReviewDate")
     review_date = given if given else add_months(context.now.date(), 12)
     if isinstance(review_date, date):
-        review_date = review_date.isoformat()
-    basis = "as set by the controller" if given else "one year from this assessment by default"
-    return (
-        f"This assessment is reviewed by {escape_inline(review_date)} ({basis}) and at the latest"
-        " whenever the risk represented by the processing changes (Art. 35(11)): new data,"
-        " purposes, technology, recipients, processors or a security incident."
+        review_date = format_date(review_date)
+    basis = (
+        _("as set by the controller") if given else _("one year from this assessment by default")
+    )
+    return _(
+        "This assessment is reviewed by {review_date} ({basis}) and at the "
+        "latest whenever the risk represented by the processing changes (Art. "
+        "35(11)): new data, purposes, technology, recipients, processors or a "
+        "security incident.",
+        review_date=escape_inline(review_date),
+        basis=basis,
     )
 
 

@@ -12,7 +12,9 @@ from gdpr.composition.assessments.national_lists import NATIONAL_LISTS, country_
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
 from gdpr.composition.writers.common import legal_basis_codes
+from gdpr.i18n import N_, _
 
+# Option values of the dpoOpinion question (answers are stored as these codes).
 RESERVED_OPINIONS = ("Favourable with reservations", "Unfavourable")
 # A list entry "applies" when the facts show what it names (a hint for the DPO, not a verdict).
 _ENTRY_FACTS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -25,6 +27,17 @@ _ENTRY_FACTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"new technolog|artificial intelligence", re.I), "innovative"),
     (re.compile(r"merging|data sets", re.I), "matching"),
 )
+# How each fact key reads in the "applies" column.
+_FACT_LABELS = {
+    "biometric": N_("biometric"),
+    "monitoring": N_("monitoring"),
+    "profiling": N_("profiling"),
+    "vulnerable": N_("vulnerable"),
+    "employees": N_("employees"),
+    "location": N_("location"),
+    "innovative": N_("innovative"),
+    "matching": N_("matching"),
+}
 
 
 def _facts(context: CompositionContext) -> set[str]:
@@ -57,15 +70,18 @@ def write_national_list(context: CompositionContext) -> str:
     country = _country(context)
     if country is None:
         return to_be_completed(
-            "the country of the controller's main establishment, to check the Art. 35(4) list"
-            " of its supervisory authority"
+            _(
+                "the country of the controller's main establishment, to check the Art. 35(4) list"
+                " of its supervisory authority"
+            )
         )
     code = country_code(country)
     if code is None:
-        return (
-            f"No excerpt of the Art. 35(4) list of {escape_inline(country)} is held here: the"
-            " list published by its supervisory authority must be checked, and the outcome"
-            " recorded in the review of this assessment."
+        return _(
+            "No excerpt of the Art. 35(4) list of {country} is held here: the list "
+            "published by its supervisory authority must be checked, and the "
+            "outcome recorded in the review of this assessment.",
+            country=escape_inline(country),
         )
     entry = NATIONAL_LISTS[code]
     facts = _facts(context)
@@ -73,30 +89,41 @@ def write_national_list(context: CompositionContext) -> str:
     for line in entry.entries:
         keys = {key for pattern, key in _ENTRY_FACTS if pattern.search(line)}
         applies = (
-            "Likely (" + ", ".join(sorted(keys & facts)) + ")" if keys & facts else "Not indicated"
+            _("Likely (") + ", ".join(sorted(_(_FACT_LABELS[key]) for key in keys & facts)) + ")"
+            if keys & facts
+            else _("Not indicated")
         )
-        rows.append((line, applies))
+        rows.append((_(line), applies))
     return join_blocks(
-        f"Art. 35(4) list of {entry.authority} ({entry.country}), non-exhaustive excerpt"
-        " (paraphrased): an entry that applies makes the DPIA mandatory whatever the WP248"
-        " count.",
-        table(("List entry", "Applies to this processing?"), rows),
-        f"Source: {escape_inline(entry.source)}. Check the full list for entries not shown.",
+        _(
+            "Art. 35(4) list of {authority} ({country}), non-exhaustive excerpt "
+            "(paraphrased): an entry that applies makes the DPIA mandatory "
+            "whatever the WP248 count.",
+            authority=_(entry.authority),
+            country=_(entry.country),
+        ),
+        table((_("List entry"), _("Applies to this processing?")), rows),
+        _(
+            "Source: {source}. Check the full list for entries not shown.",
+            source=escape_inline(_(entry.source)),
+        ),
     )
 
 
 def write_balancing_test(context: CompositionContext) -> str:
     if "legitimate-interests" not in legal_basis_codes(context):
-        return (
+        return _(
             "Not applicable: the processing does not rely on legitimate interests (Art. 6(1)(f))."
         )
-    return "Balancing test (Art. 6(1)(f); EDPB Guidelines 1/2024): " + (
+    return _("Balancing test (Art. 6(1)(f); EDPB Guidelines 1/2024): ") + (
         context.text("balancingTest")
         or to_be_completed(
-            "the documented balancing test: (1) the legitimate interest pursued, (2) why the"
-            " processing is necessary for it, (3) the data subjects' interests, rights and"
-            " reasonable expectations weighed against it, with the safeguards that tip the"
-            " balance"
+            _(
+                "the documented balancing test: (1) the legitimate interest pursued, (2) why the"
+                " processing is necessary for it, (3) the data subjects' interests, rights and"
+                " reasonable expectations weighed against it, with the safeguards that tip the"
+                " balance"
+            )
         )
     )
 
@@ -113,27 +140,35 @@ def write_action_plan(context: CompositionContext) -> str:
     conditions = bool(context.value("dpoAdvice")) or opinion in RESERVED_OPINIONS
     rows = [
         (
-            entry.get("measure") or "not stated",
-            entry.get("owner") or "not assigned",
-            str(entry.get("dueDate") or "no date"),
+            entry.get("measure") or _("not stated"),
+            entry.get("owner") or _("not assigned"),
+            str(entry.get("dueDate") or _("no date")),
             entry.get("origin") or "",
         )
         for entry in entries
     ]
-    rows += [(measure, "not assigned", "no date", "planned measure") for measure in planned]
-    incomplete = [r[0] for r in rows if "not assigned" in r[1:3] or "no date" in r[1:3]]
+    rows += [
+        (measure, _("not assigned"), _("no date"), _("planned measure")) for measure in planned
+    ]
+    incomplete = [r[0] for r in rows if _("not assigned") in r[1:3] or _("no date") in r[1:3]]
     if not rows:
         if conditions:
             return to_be_completed(
-                "the action plan carrying the DPO's advice and reservations: each measure with"
-                " its owner and due date (Art. 35(2), 35(7)(d))"
+                _(
+                    "the action plan carrying the DPO's advice and reservations: each measure with"
+                    " its owner and due date (Art. 35(2), 35(7)(d))"
+                )
             )
-        return "No action is planned beyond the measures in place; the DPO set no condition."
+        return _("No action is planned beyond the measures in place; the DPO set no condition.")
     return join_blocks(
-        "Action plan (CNIL PIA): each measure, including the conditions of the DPO's advice,"
-        " with the person responsible and the due date.",
-        table(("Measure", "Owner", "Due date", "Origin"), rows),
-        to_be_completed("an owner and a due date for: " + ", ".join(map(escape_inline, incomplete)))
+        _(
+            "Action plan (CNIL PIA): each measure, including the conditions of the DPO's advice,"
+            " with the person responsible and the due date."
+        ),
+        table((_("Measure"), _("Owner"), _("Due date"), _("Origin")), rows),
+        to_be_completed(
+            _("an owner and a due date for: ") + ", ".join(map(escape_inline, incomplete))
+        )
         if incomplete
         else None,
     )
@@ -146,26 +181,30 @@ def write_validation(context: CompositionContext) -> str:
     missing = [
         label
         for label, value in (
-            ("the controller's decision", decision),
-            ("the name and role of the person validating", name),
-            ("the date of validation", when),
+            (_("the controller's decision"), decision),
+            (_("the name and role of the person validating"), name),
+            (_("the date of validation"), when),
         )
         if not value
     ]
     lines = [
-        f"- **Decision of the controller:** {decision or 'not recorded'}",
-        f"- **Validated by:** {name or 'not recorded'}",
-        f"- **Date:** {when or 'not recorded'}",
+        _("- **Decision of the controller:** {decision}", decision=decision or _("not recorded")),
+        _("- **Validated by:** {name}", name=name or _("not recorded")),
+        _("- **Date:** {date}", date=when or _("not recorded")),
     ]
     risks = getattr(context.assessment, "risks", None)
     consult = bool(risks and risks.prior_consultation_required)
     starts = bool(decision and decision.lower().startswith("processing may start"))
     return join_blocks(
-        "The controller, who remains responsible (Art. 24(1)), validates the assessment in"
-        " light of the DPO's advice and the residual risks:",
+        _(
+            "The controller, who remains responsible (Art. 24(1)), validates the assessment in"
+            " light of the DPO's advice and the residual risks:"
+        ),
         "\n".join(lines),
-        "A high residual risk remains: the processing may only start after the prior"
-        " consultation of the supervisory authority and within its advice (Art. 36(1)-(2))."
+        _(
+            "A high residual risk remains: the processing may only start after the prior"
+            " consultation of the supervisory authority and within its advice (Art. 36(1)-(2))."
+        )
         if consult and starts
         else None,
         to_be_completed(", ".join(missing)) if missing else None,

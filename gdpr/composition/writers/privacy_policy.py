@@ -27,22 +27,29 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
+from gdpr.i18n import N_, _
 
 # Art. 14(5) exemptions an organisation may claim, by the code given in `art14Exemption`.
 ART_14_EXEMPTIONS = {
-    "already-informed": "you already have this information (Art. 14(5)(a))",
+    "already-informed": N_("you already have this information (Art. 14(5)(a))"),
     "impossible-or-disproportionate": (
-        "providing the information to you individually is impossible or would involve a"
-        " disproportionate effort; we protect your rights by other means, including making"
-        " this information publicly available (Art. 14(5)(b))"
+        N_(
+            "providing the information to you individually is impossible or would involve a"
+            " disproportionate effort; we protect your rights by other means, including making"
+            " this information publicly available (Art. 14(5)(b))"
+        )
     ),
     "required-by-law": (
-        "obtaining or disclosing the data is expressly laid down by EU or Member State law"
-        " which provides measures to protect your legitimate interests (Art. 14(5)(c))"
+        N_(
+            "obtaining or disclosing the data is expressly laid down by EU or Member State law"
+            " which provides measures to protect your legitimate interests (Art. 14(5)(c))"
+        )
     ),
     "professional-secrecy": (
-        "the data must remain confidential under an obligation of professional secrecy"
-        " regulated by EU or Member State law (Art. 14(5)(d))"
+        N_(
+            "the data must remain confidential under an obligation of professional secrecy"
+            " regulated by EU or Member State law (Art. 14(5)(d))"
+        )
     ),
 }
 
@@ -56,10 +63,12 @@ def write_controller(context: CompositionContext) -> str:
     representative = context.inline("representative")
     email = context.inline("contactEmail")
     return join_blocks(
-        "The controller responsible for your personal data is:",
+        _("The controller responsible for your personal data is:"),
         controller_identity(context),
-        f"Our representative in the EU (Art. 27): {representative}" if representative else None,
-        f"Privacy questions: {email}" if email else None,
+        _("Our representative in the EU (Art. 27): {representative}", representative=representative)
+        if representative
+        else None,
+        _("Privacy questions: {email}", email=email) if email else None,
     )
 
 
@@ -79,9 +88,11 @@ def rights_of(context: CompositionContext) -> ApplicableRights:
 def _children(context: CompositionContext) -> str | None:
     if not context.flag("childrenData"):
         return None
-    return "Where we offer online services to a child under 16 on the basis of consent, we ask" + (
-        " for the consent of the holder of parental responsibility and verify it"
-        " (Art. 8): " + text_or_marker(context, "parentalConsentMethod", "how it is verified")
+    return _(
+        "Where we offer online services to a child under 16 on the basis of consent, we ask"
+    ) + (
+        _(" for the consent of the holder of parental responsibility and verify it (Art. 8): ")
+        + text_or_marker(context, "parentalConsentMethod", _("how it is verified"))
     )
 
 
@@ -92,15 +103,17 @@ def write_purposes(context: CompositionContext) -> str:
         "\n\n".join(purpose_table(row) for row in rows)
         if rows
         else join_blocks(
-            "We process your data for these purposes: "
-            + marker("the purposes of the processing, each with its legal basis"),
+            _("We process your data for these purposes: ")
+            + marker(_("the purposes of the processing, each with its legal basis")),
             legal_basis_text(context),
         )
     )
     return join_blocks(
-        f"Processing activity: {activity}" if activity else None,
-        "For each purpose: the data we use, the legal basis, how long we keep it, who receives"
-        " it and where it comes from.",
+        _("Processing activity: {activity}", activity=activity) if activity else None,
+        _(
+            "For each purpose: the data we use, the legal basis, how long we keep it, who receives"
+            " it and where it comes from."
+        ),
         tables,
         special_category_conditions_text(context),
         _children(context),
@@ -115,8 +128,8 @@ def write_data_categories(context: CompositionContext) -> str:
     return list_or_marker(
         context,
         "dataCategories",
-        "Categories of personal data we process",
-        "the categories of personal data",
+        _("Categories of personal data we process"),
+        _("the categories of personal data"),
     )
 
 
@@ -124,18 +137,18 @@ def write_recipients(context: CompositionContext) -> str:
     return list_or_marker(
         context,
         "recipients",
-        "Your data is disclosed to",
-        "the recipients or categories of recipients, or 'no one'",
+        _("Your data is disclosed to"),
+        _("the recipients or categories of recipients, or 'no one'"),
     )
 
 
 def write_transfers(context: CompositionContext) -> str:
     if not context.items("thirdCountryTransfers"):
-        return "Your data is not transferred outside the European Economic Area."
+        return _("Your data is not transferred outside the European Economic Area.")
     return join_blocks(
-        "Your data is transferred outside the European Economic Area as follows:",
+        _("Your data is transferred outside the European Economic Area as follows:"),
         transfers_text(context, none_text=""),
-        "You can obtain a copy of the safeguards by contacting us at the address above.",
+        _("You can obtain a copy of the safeguards by contacting us at the address above."),
     )
 
 
@@ -143,21 +156,21 @@ def write_retention(context: CompositionContext) -> str:
     return list_or_marker(
         context,
         "retentionPeriods",
-        "We keep your data",
-        "the retention period or the criteria used to determine it",
+        _("We keep your data"),
+        _("the retention period or the criteria used to determine it"),
     )
 
 
 def _portability_line(rights: ApplicableRights) -> str | None:
-    text = (
+    text = _(
         "receive the personal data you provided to us in a structured, commonly used and"
         " machine-readable format and have it transmitted to another controller (Art. 20)"
     )
     if rights.portability is True:
-        return text + " - for the processing based on your consent or on a contract"
+        return text + _(" - for the processing based on your consent or on a contract")
     if rights.portability is None:
-        return (
-            text + " - only where the processing is based on your consent or on a contract"
+        return text + _(
+            " - only where the processing is based on your consent or on a contract"
             " and carried out by automated means"
         )
     return None
@@ -167,30 +180,32 @@ def write_rights(context: CompositionContext) -> str:
     channel = context.inline("rightsRequestChannel")
     rights = rights_of(context)
     entries = [
-        "access your data and receive a copy (Art. 15)",
-        "have inaccurate data rectified (Art. 16)",
-        "have your data erased (Art. 17)",
-        "restrict processing (Art. 18)",
+        _("access your data and receive a copy (Art. 15)"),
+        _("have inaccurate data rectified (Art. 16)"),
+        _("have your data erased (Art. 17)"),
+        _("restrict processing (Art. 18)"),
     ]
     portability = _portability_line(rights)
     if portability:
         entries.append(portability)
     if rights.objection is not False or rights.direct_marketing_objection:
-        entries.append('object to processing: see "Your right to object" below (Art. 21)')
+        entries.append(_('object to processing: see "Your right to object" below (Art. 21)'))
     if rights.withdraw_consent is not False:
-        entries.append('withdraw your consent: see "Withdrawing consent" below (Art. 7(3))')
+        entries.append(_('withdraw your consent: see "Withdrawing consent" below (Art. 7(3))'))
     not_applicable = []
     if rights.portability is False:
         not_applicable.append(
-            "The right to data portability (Art. 20) does not apply: none of the processing"
-            " described here is based on consent or a contract carried out by automated means."
+            _(
+                "The right to data portability (Art. 20) does not apply: none of the processing"
+                " described here is based on consent or a contract carried out by automated means."
+            )
         )
     return join_blocks(
-        "You have the right to:",
+        _("You have the right to:"),
         "\n".join(f"- {entry}" for entry in entries),
         *not_applicable,
-        "We answer within one month, free of charge (Art. 12(3), 12(5))."
-        + (f" Send your request by: {channel}." if channel else ""),
+        _("We answer within one month, free of charge (Art. 12(3), 12(5)).")
+        + (_(" Send your request by: {channel}.", channel=channel) if channel else ""),
     )
 
 
@@ -200,42 +215,52 @@ def write_objection(context: CompositionContext) -> str:
     blocks: list[str | None] = []
     if rights.objection is True:
         purposes = purposes_with(context, OBJECTION_BASES)
-        scope = f" (purposes: {', '.join(purposes)})" if purposes else ""
+        scope = _(" (purposes: {purposes})", purposes=", ".join(purposes)) if purposes else ""
         blocks.append(
-            "**You may object at any time**, on grounds relating to your particular situation,"
-            " to the processing of your data based on our legitimate interests or on a task in"
-            f" the public interest{scope}. We then stop, unless we demonstrate compelling"
-            " legitimate grounds which override your interests, rights and freedoms, or the"
-            " processing is needed for legal claims (Art. 21(1))."
+            _(
+                "**You may object at any time**, on grounds relating to your "
+                "particular situation, to the processing of your data based on our "
+                "legitimate interests or on a task in the public interest{scope}. We "
+                "then stop, unless we demonstrate compelling legitimate grounds which "
+                "override your interests, rights and freedoms, or the processing is "
+                "needed for legal claims (Art. 21(1)).",
+                scope=scope,
+            )
         )
     elif rights.objection is None:
         blocks.append(
-            "**You may object at any time**, on grounds relating to your particular situation,"
-            " to processing based on legitimate interests or on a task in the public interest;"
-            " we then stop unless we demonstrate compelling legitimate grounds or need the data"
-            " for legal claims (Art. 21(1))."
+            _(
+                "**You may object at any time**, on grounds relating to your particular situation,"
+                " to processing based on legitimate interests or on a task in the public interest;"
+                " we then stop unless we demonstrate compelling legitimate grounds or need the data"
+                " for legal claims (Art. 21(1))."
+            )
         )
     if rights.direct_marketing_objection:
         blocks.append(
-            "**Direct marketing:** you may object at any time, without giving reasons, to the"
-            " use of your data for direct marketing, including profiling related to it. We then"
-            " no longer use your data for that purpose (Art. 21(2)-(3))."
+            _(
+                "**Direct marketing:** you may object at any time, without giving reasons, to the"
+                " use of your data for direct marketing, including profiling related to it. We then"
+                " no longer use your data for that purpose (Art. 21(2)-(3))."
+            )
         )
     elif context.flag("directMarketing") is None:
         blocks.append(
-            "**Direct marketing:** if we use your data for direct marketing, you may object at"
-            " any time, without giving reasons, and we then stop (Art. 21(2)-(3))."
+            _(
+                "**Direct marketing:** if we use your data for direct marketing, you may object at"
+                " any time, without giving reasons, and we then stop (Art. 21(2)-(3))."
+            )
         )
     if not blocks:
-        return (
+        return _(
             "None of the processing described here is based on legitimate interests or a task in"
             " the public interest, and we do not use your data for direct marketing: the right"
             " to object of Art. 21(1)-(2) therefore does not apply."
         )
     channel = context.inline("rightsRequestChannel")
     blocks.append(
-        "To object, contact us at the address above"
-        + (f" (by: {channel})" if channel else "")
+        _("To object, contact us at the address above")
+        + (_(" (by: {channel})", channel=channel) if channel else "")
         + "."
     )
     return join_blocks(*blocks)
@@ -244,25 +269,30 @@ def write_objection(context: CompositionContext) -> str:
 def write_withdraw_consent(context: CompositionContext) -> str:
     rights = rights_of(context)
     if rights.withdraw_consent is False:
-        return "Not applicable: none of the processing described here is based on consent."
+        return _("Not applicable: none of the processing described here is based on consent.")
     purposes = purposes_with(context, frozenset({"consent"}))
-    scope = f" (purposes: {', '.join(purposes)})" if purposes else ""
+    scope = _(" (purposes: {purposes})", purposes=", ".join(purposes)) if purposes else ""
     return join_blocks(
-        f"Where processing is based on your consent{scope} you may withdraw it at any time, as"
-        " easily as you gave it. Withdrawal does not affect the lawfulness of the processing"
-        " carried out before it (Art. 7(3)).",
-        "How to withdraw: "
+        _(
+            "Where processing is based on your consent{scope} you may withdraw it "
+            "at any time, as easily as you gave it. Withdrawal does not affect the "
+            "lawfulness of the processing carried out before it (Art. 7(3)).",
+            scope=scope,
+        ),
+        _("How to withdraw: ")
         + text_or_marker(
             context,
             "consentWithdrawalMethod",
-            "how consent can be withdrawn, as easily as it was given (Art. 7(3))",
+            _("how consent can be withdrawn, as easily as it was given (Art. 7(3))"),
         ),
-        "What we keep after you withdraw: "
+        _("What we keep after you withdraw: ")
         + text_or_marker(
             context,
             "afterWithdrawal",
-            "what is kept after withdrawal and why (e.g. the e-mail address on a suppression"
-            " list so that you are not contacted again, the record of consent, Art. 7(1))",
+            _(
+                "what is kept after withdrawal and why (e.g. the e-mail address on a suppression"
+                " list so that you are not contacted again, the record of consent, Art. 7(1))"
+            ),
         ),
     )
 
@@ -275,57 +305,65 @@ def write_statutory(context: CompositionContext) -> str:
     return text_or_marker(
         context,
         "statutoryRequirement",
-        "whether providing the data is a statutory or contractual requirement or needed to"
-        " enter a contract, whether it is mandatory, and what happens if it is not provided",
+        _(
+            "whether providing the data is a statutory or contractual requirement or needed to"
+            " enter a contract, whether it is mandatory, and what happens if it is not provided"
+        ),
     )
 
 
 def write_automated(context: CompositionContext) -> str:
     automated = context.flag("automatedDecisions")
     if automated is None:
-        return marker("whether decisions are made solely by automated means, incl. profiling")
+        return marker(_("whether decisions are made solely by automated means, incl. profiling"))
     if not automated:
-        return (
+        return _(
             "We do not take decisions based solely on automated processing, including"
             " profiling, that produce legal or similarly significant effects (Art. 22)."
         )
     safeguards = context.items("automatedDecisionSafeguards")
     return join_blocks(
-        "We take decisions based solely on automated processing, including profiling.",
-        "Logic involved, significance and envisaged consequences: "
+        _("We take decisions based solely on automated processing, including profiling."),
+        _("Logic involved, significance and envisaged consequences: ")
         + text_or_marker(
             context,
             "automatedDecisionLogic",
-            "the logic involved, its significance and consequences for you",
+            _("the logic involved, its significance and consequences for you"),
         ),
-        "You may obtain human intervention, express your point of view and contest the"
-        " decision (Art. 22(3)).",
-        f"Safeguards: {', '.join(escape_inline(s) for s in safeguards)}." if safeguards else None,
+        _(
+            "You may obtain human intervention, express your point of view and contest the"
+            " decision (Art. 22(3))."
+        ),
+        _("Safeguards: {safeguards}.", safeguards=", ".join(escape_inline(s) for s in safeguards))
+        if safeguards
+        else None,
     )
 
 
 def write_source(context: CompositionContext) -> str:
     indirect = _indirect(context)
     if indirect is None:
-        return marker("whether the data is obtained from the data subject; if not, its sources")
+        return marker(_("whether the data is obtained from the data subject; if not, its sources"))
     if not indirect:
-        return "Not applicable: we obtain your data directly from you (Art. 13)."
+        return _("Not applicable: we obtain your data directly from you (Art. 13).")
     public = context.flag("publicSources")
     return join_blocks(
         list_or_marker(
             context,
             "dataSources",
-            "We obtain your data from",
-            "the source of the data (Art. 14(2)(f))",
+            _("We obtain your data from"),
+            _("the source of the data (Art. 14(2)(f))"),
         ),
-        "Some of it comes from publicly accessible sources." if public else None,
+        _("Some of it comes from publicly accessible sources.") if public else None,
     )
 
 
 def write_timing(context: CompositionContext) -> str:
     if _indirect(context) is False:
-        return "Not applicable: you receive this notice when your data is collected (Art. 13(1))."
-    return (
+        return _(
+            "Not applicable: you receive this notice when your data is collected (Art. 13(1))."
+        )
+    return _(
         "Where we obtain your data from others, we inform you within a reasonable period and"
         " in every case within one month of obtaining it. If we use the data to communicate"
         " with you, we inform you at the latest at our first communication, and if we"
@@ -337,17 +375,17 @@ def write_timing(context: CompositionContext) -> str:
 
 def write_exemptions(context: CompositionContext) -> str:
     if _indirect(context) is False:
-        return "Not applicable: Art. 14(5) concerns data not obtained from you."
+        return _("Not applicable: Art. 14(5) concerns data not obtained from you.")
     claimed = [code for code in context.items("art14Exemptions") if code in ART_14_EXEMPTIONS]
     if not claimed:
-        return (
+        return _(
             "We rely on no exemption from informing you: you receive this information as"
             " described above (Art. 14(5))."
         )
     details = context.text("art14ExemptionDetails")
     return join_blocks(
-        "We do not inform you individually because "
-        + "; and ".join(ART_14_EXEMPTIONS[code] for code in claimed)
+        _("We do not inform you individually because ")
+        + _("; and ").join(_(ART_14_EXEMPTIONS[code]) for code in claimed)
         + ".",
         details,
     )
@@ -356,9 +394,11 @@ def write_exemptions(context: CompositionContext) -> str:
 def write_further_processing(context: CompositionContext) -> str:
     date = context.inline("effectiveDate")
     return join_blocks(
-        "Before we process your data for a purpose other than those above, we inform you of"
-        " that purpose and give you any further relevant information (Art. 13(3), 14(4)).",
-        f"This notice applies from {date}." if date else None,
+        _(
+            "Before we process your data for a purpose other than those above, we inform you of"
+            " that purpose and give you any further relevant information (Art. 13(3), 14(4))."
+        ),
+        _("This notice applies from {date}.", date=date) if date else None,
     )
 
 

@@ -16,6 +16,7 @@ from gdpr.composition.writers.common import (
     list_or_marker,
     transfers_text,
 )
+from gdpr.i18n import _, format_number
 
 EXEMPTION_THRESHOLD = 250
 
@@ -24,15 +25,21 @@ def write_controller(context: CompositionContext) -> str:
     joint = context.items("jointControllers")
     has_joint = context.flag("hasJointControllers")
     if joint:
-        joint_line = "- **Joint controllers:** " + ", ".join(escape_inline(j) for j in joint)
+        joint_line = _("- **Joint controllers:** ") + ", ".join(escape_inline(j) for j in joint)
     elif has_joint:
-        joint_line = "- **Joint controllers:** " + marker("name and contact of each")
+        joint_line = _("- **Joint controllers:** ") + marker(_("name and contact of each"))
     else:
-        joint_line = "- **Joint controllers:** none"
-    representative = context.inline("representative") or "none (controller established in the EU)"
+        joint_line = _("- **Joint controllers:** none")
+    representative = context.inline("representative") or _(
+        "none (controller established in the EU)"
+    )
     return join_blocks(
         controller_identity(context)
-        + f"\n{joint_line}\n- **Representative (Art. 27):** {representative}\n"
+        + _(
+            "\n{joint_line}\n- **Representative (Art. 27):** {representative}\n",
+            joint_line=joint_line,
+            representative=representative,
+        )
         + dpo_line(context)
     )
 
@@ -40,9 +47,11 @@ def write_controller(context: CompositionContext) -> str:
 def write_purposes(context: CompositionContext) -> str:
     activity: ProcessingActivity | None = context.value("processingActivity")
     return join_blocks(
-        f"Processing activity: **{escape_inline(activity.name)}**" if activity else None,
+        _("Processing activity: **{name}**", name=escape_inline(activity.name))
+        if activity
+        else None,
         escape_block(activity.description) if activity and activity.description else None,
-        list_or_marker(context, "purposes", "Purposes", "the purposes of the processing"),
+        list_or_marker(context, "purposes", _("Purposes"), _("the purposes of the processing")),
         legal_basis_text(context),
     )
 
@@ -52,14 +61,14 @@ def write_categories(context: CompositionContext) -> str:
         list_or_marker(
             context,
             "dataSubjects",
-            "Categories of data subjects",
-            "the categories of data subjects",
+            _("Categories of data subjects"),
+            _("the categories of data subjects"),
         ),
         list_or_marker(
             context,
             "dataCategories",
-            "Categories of personal data",
-            "the categories of personal data",
+            _("Categories of personal data"),
+            _("the categories of personal data"),
         ),
     )
 
@@ -68,18 +77,18 @@ def write_recipients(context: CompositionContext) -> str:
     lines = list_or_marker(
         context,
         "recipients",
-        "Categories of recipients",
-        "the categories of recipients, or state that there are none",
+        _("Categories of recipients"),
+        _("the categories of recipients, or state that there are none"),
     )
     countries = list(dict.fromkeys(t.country for t in context.items("thirdCountryTransfers")))
     if countries:
-        lines += "\n\nRecipients in third countries: " + ", ".join(map(escape_inline, countries))
+        lines += _("\n\nRecipients in third countries: ") + ", ".join(map(escape_inline, countries))
     return lines
 
 
 def write_transfers(context: CompositionContext) -> str:
     return transfers_text(
-        context, none_text="No transfer to a third country or international organisation."
+        context, none_text=_("No transfer to a third country or international organisation.")
     )
 
 
@@ -87,68 +96,80 @@ def write_security(context: CompositionContext) -> str:
     return list_or_marker(
         context,
         "securityMeasures",
-        "Measures under Art. 32(1)",
-        "a general description of the technical and organisational measures",
+        _("Measures under Art. 32(1)"),
+        _("a general description of the technical and organisational measures"),
     )
 
 
 def write_processor(context: CompositionContext) -> str:
     acts = context.flag("actsAsProcessor")
     if acts is None:
-        return marker("whether the organisation also processes data on behalf of controllers")
+        return marker(_("whether the organisation also processes data on behalf of controllers"))
     if not acts:
-        return "Not applicable: the organisation does not act as a processor for this activity."
+        return _("Not applicable: the organisation does not act as a processor for this activity.")
     return join_blocks(
-        "The organisation acts as processor. For each controller:",
+        _("The organisation acts as processor. For each controller:"),
         list_or_marker(
             context,
             "controllersServed",
-            "Controllers (name, contact, representative and DPO)",
-            "each controller's name and contact details",
+            _("Controllers (name, contact, representative and DPO)"),
+            _("each controller's name and contact details"),
         ),
         list_or_marker(
             context,
             "processingCategoriesPerController",
-            "Categories of processing carried out for each controller",
-            "the categories of processing",
+            _("Categories of processing carried out for each controller"),
+            _("the categories of processing"),
         ),
-        "Transfers and security measures: as in Art. 30(1)(e) and (g) above, which apply to"
-        " processing on behalf of controllers as well (Art. 30(2)(c)-(d)).",
+        _(
+            "Transfers and security measures: as in Art. 30(1)(e) and (g) above, which apply to"
+            " processing on behalf of controllers as well (Art. 30(2)(c)-(d))."
+        ),
     )
 
 
 def write_form(context: CompositionContext) -> str:
-    form = context.inline("recordFormat") or "electronic form"
+    form = context.inline("recordFormat") or _("electronic form")
     owner = context.inline("recordOwner")
     return join_blocks(
-        f"This record is kept in writing ({form}) (Art. 30(3)) and is made available to the"
-        " supervisory authority on request (Art. 30(4)).",
-        f"Maintained by: {owner}." if owner else None,
+        _(
+            "This record is kept in writing ({form}) (Art. 30(3)) and is made "
+            "available to the supervisory authority on request (Art. 30(4)).",
+            form=form,
+        ),
+        _("Maintained by: {owner}.", owner=owner) if owner else None,
     )
 
 
 def write_exemption(context: CompositionContext) -> str:
     count = context.value("employeeCount")
-    rule = (
+    rule = _(
         "Art. 30(5) exempts organisations with fewer than 250 employees unless the processing"
         " is likely to result in a risk to the rights and freedoms of data subjects, is not"
         " occasional, or includes Art. 9(1) or Art. 10 data."
     )
     exceptions = context.items("processingCharacteristics")
     if count is None:
-        verdict = "The record is kept whatever the headcount, as good practice."
+        verdict = _("The record is kept whatever the headcount, as good practice.")
     elif int(count) >= EXEMPTION_THRESHOLD:
-        verdict = f"With {int(count):,} employees the exemption does not apply."
+        verdict = _(
+            "With {count} employees the exemption does not apply.", count=format_number(int(count))
+        )
     elif exceptions:
         verdict = (
-            f"With {int(count):,} employees the exemption would be open, but it is"
-            " excluded here: " + ", ".join(map(escape_inline, exceptions)).lower() + "."
+            _(
+                "With {count} employees the exemption would be open, but it is excluded here: ",
+                count=format_number(int(count)),
+            )
+            + ", ".join(map(escape_inline, exceptions)).lower()
+            + "."
         )
     else:
-        verdict = (
-            f"With {int(count):,} employees the exemption may apply if the processing is"
-            " occasional and low-risk; regular processing (e.g. payroll) is never"
-            " occasional, so the record is kept."
+        verdict = _(
+            "With {count} employees the exemption may apply if the processing is "
+            "occasional and low-risk; regular processing (e.g. payroll) is never "
+            "occasional, so the record is kept.",
+            count=format_number(int(count)),
         )
     return join_blocks(rule, verdict)
 

@@ -1,0 +1,50 @@
+"""Documents in the reader's language: en, de, fr, es, it (issue 18).
+
+- `languages`: the supported languages and COMPLETE_LANGUAGES (those the API accepts);
+- `translation`: the language of the current composition (`activate`), `_()` and `N_()`;
+- `catalog`: gettext `.po` catalogs under `locale/<lang>/<domain>.po`;
+- `citations`: article references in each language's official form;
+- `formats`: dates and numbers in each language's conventions;
+- `terms`: the GDPR's official terms per language (its official language versions);
+- `extract`: `python -m gdpr.i18n.extract` writes the templates and updates the catalogs.
+"""
+
+from gdpr.i18n.citations import cite, localize_citations
+from gdpr.i18n.formats import format_date, format_datetime, format_decimal, format_number
+from gdpr.i18n.languages import (
+    COMPLETE_LANGUAGES,
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    SUPPORTED_LANGUAGES,
+)
+from gdpr.i18n.translation import (
+    N_,
+    UnsupportedLanguage,
+    _,
+    activate,
+    current_language,
+    gettext,
+    gettext_noop,
+    in_every_language,
+)
+
+__all__ = [
+    "COMPLETE_LANGUAGES",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGE_NAMES",
+    "N_",
+    "SUPPORTED_LANGUAGES",
+    "UnsupportedLanguage",
+    "_",
+    "activate",
+    "cite",
+    "current_language",
+    "format_date",
+    "format_datetime",
+    "format_decimal",
+    "format_number",
+    "gettext",
+    "gettext_noop",
+    "in_every_language",
+    "localize_citations",
+]
