@@ -12,7 +12,7 @@ from typing import Final
 DEFAULT_LANGUAGE: Final = "en"
 SUPPORTED_LANGUAGES: Final[tuple[str, ...]] = ("en", "de", "fr", "es", "it")
 # Extended by translators (en is the source language: its text is the code's own).
-COMPLETE_LANGUAGES: Final[tuple[str, ...]] = ("en", "de")
+COMPLETE_LANGUAGES: Final[tuple[str, ...]] = ("en", "de", "it")
 
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
