@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gdpr.composition.context import SourceRef
+from gdpr.composition.register import compose_register, is_register_inputs
 from gdpr.composition.skeleton import document_skeleton
 
 if TYPE_CHECKING:
@@ -29,8 +30,20 @@ def compose(
     item gets its own anchored heading and is either written from the inputs and the rule-based
     assessments or marked `**[To be completed]**` with what is needed. User values are escaped.
     `inputs` are the serializer's validated data (companyName should hold the resolved client
-    company's name when clientCompanyId was given); `sources` are listed in an annex.
+    company's name when clientCompanyId was given); `sources` are listed in an annex. A record
+    of processing whose inputs carry `registerActivities` is the whole register
+    (`gdpr.composition.register`): one section per activity.
     """
+    if document_type.name == "RECORD_OF_PROCESSING" and is_register_inputs(inputs):
+        return compose_register(
+            document_type=document_type,
+            inputs=inputs,
+            answers=answers,
+            finalize_answers=finalize_answers,
+            organization_name=organization_name,
+            sources=sources,
+            now=now,
+        )
     return document_skeleton(
         document_type,
         inputs,

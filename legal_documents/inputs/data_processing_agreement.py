@@ -9,6 +9,7 @@ from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
     flag,
+    register_ids,
     string_or_object_list,
     text_list,
     transfers,
@@ -39,6 +40,15 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     `subProcessors` is a synonym of `subprocessors` (both lists are kept).
     """
 
+    vendorId = serializers.UUIDField(  # noqa: N815
+        required=False,
+        help_text="A vendor of your register as the processor: its name, address, country,"
+        " services, sub-processors and transfer mechanism, and what its linked activities"
+        " process (subject matter, data, data subjects).",
+    )
+    processingActivityIds = register_ids(  # noqa: N815
+        help_text="With vendorId: only these activities (default: every activity linked to it)."
+    )
     processor = ProcessorSerializer(required=False)
     processorName = TextField()  # noqa: N815
     processorDetails = TextField()  # noqa: N815

@@ -20,6 +20,7 @@ from legal_documents.exports import (
     ExportRenderError,
     UnsupportedExportFormat,
     export_document,
+    formats_for,
 )
 from legal_documents.models import DocumentVersion, LegalDocument
 
@@ -74,6 +75,16 @@ def legal_document_export(
             details={
                 "format": [f"Must be one of: {', '.join(EXPORT_FORMATS)}."],
                 "validFormats": list(EXPORT_FORMATS),
+            },
+        )
+    allowed = formats_for(document.document_type)
+    if fmt.strip().lower() not in allowed:
+        raise UnsupportedFormat(
+            f"A {document.document_type} document cannot be exported as {fmt!r}; use one of:"
+            f" {', '.join(allowed)} (xlsx: RECORD_OF_PROCESSING only).",
+            details={
+                "format": [f"Must be one of: {', '.join(allowed)}."],
+                "validFormats": list(allowed),
             },
         )
     if version_number is not None:
