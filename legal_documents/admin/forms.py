@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -104,6 +105,9 @@ def _form_field(
         return forms.DateTimeField(widget=widget, **common)
     if isinstance(field, serializers.DateField):
         return forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), **common)
+    if isinstance(field, serializers.UUIDField):
+        # A register entry (vendorId): its id, as on the register's admin pages.
+        return forms.UUIDField(**common)
     if isinstance(field, serializers.CharField):
         return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), **common)
     return forms.JSONField(**{**common, "help_text": (help_text + " JSON.").strip()})
@@ -152,6 +156,8 @@ class DocumentInputForm(forms.Form):
             return [line.strip() for line in value.splitlines() if line.strip()] or None
         if isinstance(value, datetime | date):
             return value.isoformat()
+        if isinstance(value, uuid.UUID):
+            return str(value)
         return value
 
     def input_data(self) -> dict[str, Any]:
