@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
@@ -82,3 +84,11 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     sensitiveData = TextField()  # noqa: N815
     controllerSignatory = TextField()  # noqa: N815
     processorSignatory = TextField()  # noqa: N815
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if attrs.get("processingActivityIds") and not attrs.get("vendorId"):
+            raise serializers.ValidationError(
+                {"processingActivityIds": ["Give vendorId too: a DPA is written for one vendor."]}
+            )
+        return attrs

@@ -260,6 +260,47 @@ def test_changing_one_vendors_country_marks_exactly_its_documents_stale(
     assert other_register  # the other organization's register was not touched
 
 
+def test_an_activity_change_marks_the_documents_naming_it_stale(
+    dpo, register, django_capture_on_commit_callbacks
+):
+    dpia = create(dpo, "DPIA", processingActivityIds=[str(register["payroll"].pk)])
+    dpa = create(dpo, "DATA_PROCESSING_AGREEMENT", vendorId=str(register["lohncloud"].pk))
+    other_dpia = create(dpo, "DPIA", processingActivityIds=[str(register["customers"].pk)])
+    with django_capture_on_commit_callbacks(execute=True):
+        _save(register["payroll"], data_categories=["Bank details", "Salary", "Tax class"])
+    stale = set(
+        LegalDocument.objects.filter(stale_since__isnull=False).values_list("pk", flat=True)
+    )
+    assert stale == {dpia.pk, dpa.pk}
+    assert other_dpia.pk not in stale
+
+
+def test_a_deleted_entry_makes_the_documents_naming_it_stale(dpo, register):
+    from legal_documents.staleness import mark_stale
+
+    dpia = create(dpo, "DPIA", processingActivityIds=[str(register["payroll"].pk)])
+    other = create(dpo, "DPIA", processingActivityIds=[str(register["customers"].pk)])
+    payroll_id = register["payroll"].pk
+    register["payroll"].delete()
+    marked = mark_stale(organization_id=dpo.organization.pk, activity_ids=[payroll_id])
+    assert marked == [str(dpia.pk)]
+    assert LegalDocument.objects.get(pk=other.pk).stale_since is None
+    response = dpo.client.post(f"{URL}/{dpia.pk}/refresh")
+    assert response.status_code == 409
+    assert str(payroll_id) in str(response.json()["error"]["details"])
+
+
+def test_a_dpa_needs_its_vendor(dpo, register):
+    response = dpo.client.post(
+        URL,
+        {"documentType": "DATA_PROCESSING_AGREEMENT", "companyName": "Acme",
+         "processingActivityIds": [str(register["payroll"].pk)]},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "processingActivityIds" in response.json()["error"]["details"]
+
+
 def test_a_new_activity_makes_only_the_whole_register_stale(
     dpo, register, django_capture_on_commit_callbacks
 ):
@@ -314,6 +355,7 @@ def test_refresh_writes_the_change_and_keeps_an_unrelated_manual_edit(
     previous = dpo.client.get(f"{URL}/{dpa.pk}/versions/2").json()["content"]
     assert "Switzerland" not in previous and "Switzerland" in markdown
     assert AuditEvent.objects.filter(action="document.refresh", object_id=str(dpa.pk)).exists()
+    assert dpo.client.get(f"{URL}/{dpa.pk}/verify").json()["valid"] is True
     document = LegalDocument.objects.get(pk=dpa.pk)
     assert document.register_sources["vendors"] == {str(register["lohncloud"].pk): 2}
     assert document.inputs["processorCountry"] == "Switzerland"
@@ -385,3 +427,20 @@ def test_the_record_exports_as_xlsx_with_one_row_per_activity(dpo, register):
     refused = dpo.client.get(f"{URL}/{dpia.pk}/export", {"format": "xlsx"})
     assert refused.status_code == 400
     assert "RECORD_OF_PROCESSING" in refused.json()["error"]["message"]
+
+
+def test_a_record_of_one_activity_exports_as_one_row(full_inputs, now):
+    from gdpr.composition import compose
+    from gdpr.doctypes.registry import get_document_type
+    from legal_documents.exports.xlsx import activity_rows
+
+    markdown = compose(
+        document_type=get_document_type("RECORD_OF_PROCESSING"),
+        inputs=full_inputs["RECORD_OF_PROCESSING"],
+        now=now,
+    )
+    rows, processors = activity_rows(markdown, "Record of Processing Activities")
+    assert len(rows) == 1
+    assert rows[0][0] == "Customer relationship management"
+    assert "Contract management" in rows[0][2]
+    assert len(processors) == 1  # the Art. 30(2) statement, as written
