@@ -324,6 +324,9 @@ def _vendor(organization_id: Any, vendor_id: str) -> Vendor:
 def _only_own_fields(document_type: str, facts: Mapping[str, Any]) -> dict[str, Any]:
     """The facts the type's create body has a field for (no unknown keys in `inputs`)."""
     fields = set(get_document_type(document_type).input_serializer().fields)
+    # Special categories are read by every writer of Art. 9 data (gdpr special_categories),
+    # though only the DPIA's body declares the field.
+    fields.add("specialCategories")
     return {key: value for key, value in facts.items() if key in fields}
 
 
