@@ -444,3 +444,22 @@ def test_a_record_of_one_activity_exports_as_one_row(full_inputs, now):
     assert rows[0][0] == "Customer relationship management"
     assert "Contract management" in rows[0][2]
     assert len(processors) == 1  # the Art. 30(2) statement, as written
+
+
+def test_a_language_model_provider_leaves_the_whole_register_to_the_rules(now):
+    from gdpr.doctypes.registry import get_document_type
+    from legal_documents.providers import WritingRequest
+    from legal_documents.providers.openai import OpenAIProvider
+
+    request = WritingRequest(
+        document_type=get_document_type("RECORD_OF_PROCESSING"),
+        inputs={"companyName": "Acme", "registerActivities": [
+            {"processingActivity": {"name": "Payroll"}, "purposes": ["Paying salaries"]},
+        ]},
+        now=now,
+    )  # fmt: skip
+    # No model is reachable here: any call to it would fail the test.
+    provider = OpenAIProvider(model="none", api_key="", base_url="http://127.0.0.1:9", timeout=1)
+    markdown = provider.write_document(request)
+    assert markdown == request.template_markdown()
+    assert "Processing activity: Payroll" in markdown
