@@ -6,8 +6,9 @@ from; `new`, the template text of the register as it is now; `current`, the stor
 level-3 headings, each keyed by its section and its checklist anchor (or heading title,
 without the section number, so that a new activity does not renumber every key):
 
-- a block whose `old` and `new` texts are equal was not touched by the register change: the
-  `current` block is kept as it is (with its manual edits; one deleted by hand stays deleted);
+- a block whose `old` and `new` texts are equal (but for its section number) was not touched
+  by the register change: the `current` block is kept as it is, renumbered (with its manual
+  edits; one deleted by hand stays deleted);
 - a block whose text changed (or that is new) takes the `new` text;
 - a block that the register no longer produces (a removed activity) is dropped;
 - a block found only in `current` (a section added by hand, the sources annex, the
@@ -31,6 +32,8 @@ class Block:
     key: tuple[str, str]
     title: str
     text: str
+    # The readable title of the level-2 section the block belongs to ("" before the first).
+    section: str = ""
 
 
 def _title(heading: str) -> tuple[str, str]:
@@ -44,7 +47,7 @@ def _title(heading: str) -> tuple[str, str]:
 def split_blocks(markdown: str) -> list[Block]:
     """The text cut at level-2 and level-3 headings (outside code fences), in order."""
     blocks: list[Block] = []
-    section = ""
+    section, section_title = "", ""
     key, title, lines = FRONT, "", []
     fence: str | None = None
     seen: dict[tuple[str, str], int] = {}
@@ -55,7 +58,7 @@ def split_blocks(markdown: str) -> list[Block]:
         count = seen.get(key, 0)
         seen[key] = count + 1
         unique = key if count == 0 else (key[0], f"{key[1]}#{count}")
-        blocks.append(Block(unique, title, "\n".join(lines).strip("\n")))
+        blocks.append(Block(unique, title, "\n".join(lines).strip("\n"), section_title))
 
     for line in markdown.splitlines():
         fence_match = _FENCE.match(line)
@@ -71,7 +74,7 @@ def split_blocks(markdown: str) -> list[Block]:
             close()
             name, readable = _title(heading.group(2))
             if level == 2:
-                section = name
+                section, section_title = name, readable
                 key = ("section", name)
             else:
                 key = (section, name)
@@ -82,10 +85,30 @@ def split_blocks(markdown: str) -> list[Block]:
     return blocks
 
 
+_SECTION_NUMBER = re.compile(r"^(#{1,6}\s+)\d+\.\s+")
+
+
+def _unnumbered(text: str) -> str:
+    """The block without its section number: an activity added before it renumbers it."""
+    return _SECTION_NUMBER.sub(r"\1", text.strip(), count=1)
+
+
+def _renumbered(kept: Block, before: Block, after: Block) -> Block:
+    """The kept block under the new section number, when its heading line is the old one."""
+    kept_lines, old_first, new_first = (
+        kept.text.split("\n"),
+        before.text.split("\n")[0],
+        after.text.split("\n")[0],
+    )
+    if old_first == new_first or kept_lines[0] != old_first:
+        return kept
+    return Block(kept.key, kept.title, "\n".join([new_first, *kept_lines[1:]]), kept.section)
+
+
 @dataclass(frozen=True, slots=True)
 class Merge:
     markdown: str
-    # Titles of the blocks that took the register's new text, in document order.
+    # Titles of the sections where a block took the register's new text, in document order.
     rewritten: list[str]
 
 
@@ -98,13 +121,15 @@ def merge_refresh(*, current: str, old: str, new: str) -> Merge:
     rewritten: list[str] = []
     for block in split_blocks(new):
         before = old_blocks.get(block.key)
-        if before is not None and before.text.strip() == block.text.strip():
+        if before is not None and _unnumbered(before.text) == _unnumbered(block.text):
             kept = current_by_key.get(block.key)
             if kept is not None:
-                result.append(kept)
+                result.append(_renumbered(kept, before, block))
             continue
         result.append(block)
-        rewritten.append(block.title or "front matter")
+        name = block.section or block.title or "front matter"
+        if name not in rewritten:
+            rewritten.append(name)
     produced = {block.key for block in result} | set(old_blocks)
     placed = [block.key for block in result]
     previous: tuple[str, str] | None = None
