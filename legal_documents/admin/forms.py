@@ -23,8 +23,12 @@ from gdpr.doctypes.base import DocumentType, Question
 from legal_documents.inputs.registry import ValidatedDocumentType
 from organizations.fields import TextOrObjectFormField
 from organizations.models import ClientCompany, Organization
+from register.models import ProcessingActivity, Vendor
 
 CLIENT_COMPANY_FIELD = "clientCompanyId"
+# Register entries are chosen from the organization's register, not typed as ids.
+ACTIVITIES_FIELD = "processingActivityIds"
+VENDOR_FIELD = "vendorId"
 ROW_SEPARATOR = "|"
 LIST_SEPARATOR = ";"
 _NULL_BOOLEAN_CHOICES = [("", "Unknown"), ("true", "Yes"), ("false", "No")]
@@ -58,6 +62,20 @@ def _form_field(
             queryset=companies,
             empty_label="— none: give the company name below —",
             **{**common, "label": "Client company"},
+        )
+    if name == ACTIVITIES_FIELD:
+        activities = ProcessingActivity.objects.filter(organization=organization)
+        return forms.ModelMultipleChoiceField(
+            queryset=activities.order_by("name") if organization else activities.none(),
+            widget=forms.CheckboxSelectMultiple,
+            **{**common, "label": "Processing activities of the register"},
+        )
+    if name == VENDOR_FIELD:
+        vendors = Vendor.objects.filter(organization=organization)
+        return forms.ModelChoiceField(
+            queryset=vendors.order_by("name") if organization else vendors.none(),
+            empty_label="— none: give the processor below —",
+            **{**common, "label": "Vendor of the register (the processor)"},
         )
     if isinstance(field, StringOrObjectField):
         # A plain text, or a JSON object when it starts with "{" (validated by the API field).
@@ -137,8 +155,10 @@ class DocumentInputForm(forms.Form):
         field = self.serializer_fields[name]
         if value in (None, "", []):
             return None
-        if name == CLIENT_COMPANY_FIELD:
+        if name in (CLIENT_COMPANY_FIELD, VENDOR_FIELD):
             return str(value.pk)
+        if name == ACTIVITIES_FIELD:
+            return [str(activity.pk) for activity in value] or None
         if isinstance(field, serializers.ListSerializer):
             columns = _row_columns(field.child)
             rows = []

@@ -56,3 +56,25 @@ def test_an_auditor_sees_the_notice_but_cannot_refresh(auditor_staff, stale_dpa)
     assert 'id="stale-notice"' in html and 'id="refresh-form"' not in html
     assert auditor_staff.client.post(flow_url(dpa, "refresh")).status_code == 403
     assert LegalDocument.objects.get(pk=dpa.pk).stale_since is not None
+
+
+def test_the_create_form_offers_the_organizations_register_entries(dpo_staff, outsider):
+    from tests.admin.support import add_url
+
+    own = seed_register(dpo_staff.organization)
+    foreign = seed_register(outsider.organization)
+    html = dpo_staff.client.get(add_url("PRIVACY_POLICY")).content.decode()
+    assert f'value="{own["payroll"].pk}"' in html
+    assert f'value="{foreign["payroll"].pk}"' not in html
+    response = dpo_staff.client.post(
+        add_url("PRIVACY_POLICY"),
+        {"documentType": "PRIVACY_POLICY", "companyName": "Acme GmbH",
+         "processingActivityIds": [str(own["newsletter"].pk)]},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content
+    document = LegalDocument.objects.get(document_type="PRIVACY_POLICY")
+    assert document.inputs["processingActivityIds"] == [str(own["newsletter"].pk)]
+    assert list(document.register_sources["activities"]) == [str(own["newsletter"].pk)]
+    dpa_html = dpo_staff.client.get(add_url("DATA_PROCESSING_AGREEMENT")).content.decode()
+    assert f'value="{own["crm"].pk}"' in dpa_html
+    assert f'value="{foreign["crm"].pk}"' not in dpa_html
