@@ -158,10 +158,15 @@ def _dedupe(values: Iterable[Any]) -> list[Any]:
     return list(seen.values())
 
 
+def own_vendors(activity: ProcessingActivity) -> list[Vendor]:
+    """The activity's vendors of its own organization (a link across tenants never leaks)."""
+    return [v for v in activity.vendors.all() if v.organization_id == activity.organization_id]
+
+
 def activity_facts(activity: ProcessingActivity) -> dict[str, Any]:
     """One activity (with its vendors and transfers) in the record's create-body shape."""
     purposes, purpose_bases = _purposes(activity)
-    vendors = list(activity.vendors.all())
+    vendors = own_vendors(activity)
     bases = [
         *(_basis(value) for value in activity.legal_bases or []),
         *(entry["legalBasis"] for entry in purpose_bases),
@@ -388,7 +393,7 @@ def resolve_register_inputs(
         resolved[VENDOR_ID] = str(vendor.pk)
     vendors = {vendor} if vendor is not None else set()
     for activity in activities:
-        vendors.update(activity.vendors.all())
+        vendors.update(own_vendors(activity))
     sources: dict[str, Any] = {
         "activities": _revisions(activities),
         "vendors": _revisions(vendors),
