@@ -10,3 +10,9 @@ class LegalDocumentsConfig(AppConfig):
 
         # The admin previews rendered documents in a frame that inherits the site's policy.
         allow_style_block(PAGE_STYLE)
+
+        from legal_documents.staleness import on_register_changed
+        from register.signals import register_changed
+
+        # Documents written from a register entry go stale when it changes (staleness.py).
+        register_changed.connect(on_register_changed, dispatch_uid="legal_documents.staleness")

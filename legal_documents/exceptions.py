@@ -109,3 +109,25 @@ class ExportFailed(Unprocessable):
 
     def __init__(self, message: str, *, details: Any) -> None:
         super().__init__(message, details=details)
+
+
+class UnknownRegisterEntries(InvalidInput):
+    """Register ids that are not entries of the caller's organization (never says whose)."""
+
+    def __init__(self, *, field: str, ids: list[str]) -> None:
+        super().__init__(
+            "The request is not valid.",
+            details={
+                field: [
+                    f"No entry of your organization's register with id {value}." for value in ids
+                ]
+            },
+        )
+
+
+class NotFromRegister(Conflict):
+    """Refresh of a document that was not written from the register."""
+
+
+class RegisterEntryGone(Conflict):
+    """Refresh of a document naming a register entry that was deleted since."""

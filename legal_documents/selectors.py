@@ -28,6 +28,8 @@ def legal_document_list(
         queryset = queryset.filter(status=filters["status"])
     if "language" in filters:
         queryset = queryset.filter(language=filters["language"])
+    if filters.get("stale") is not None:
+        queryset = queryset.filter(stale_since__isnull=not filters["stale"])
     # List items carry no content: leave the large columns in the database.
     return queryset.defer(*LARGE_COLUMNS).order_by("-created_at")
 
@@ -71,4 +73,20 @@ def stale_documents(*, organization_id: Any) -> QuerySet[LegalDocument]:
         LegalDocument.objects.filter(organization_id=organization_id, stale_since__isnull=False)
         .defer(*LARGE_COLUMNS)
         .order_by("stale_since", "pk")
+    )
+
+
+def document_completeness(document: LegalDocument, markdown: str | None = None) -> Any:
+    """The completeness report of the document's content (or of `markdown` for it).
+
+    A whole register repeats items (b)-(g) once per activity: each occurrence must be filled.
+    """
+    from gdpr.composition import completeness_report
+    from gdpr.composition.register import is_register_inputs
+    from gdpr.doctypes.registry import get_document_type
+
+    return completeness_report(
+        document_type=get_document_type(document.document_type),
+        markdown=document.content_markdown if markdown is None else markdown,
+        every_occurrence=is_register_inputs(document.inputs or {}),
     )

@@ -117,13 +117,18 @@ class DocumentSerializer(serializers.ModelSerializer):
     updatedAt = serializers.DateTimeField(source="updated_at")  # noqa: N815
     completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)  # noqa: N815
     estimatedCompletionTime = serializers.SerializerMethodField()  # noqa: N815
+    stale = serializers.SerializerMethodField(
+        help_text="A register entry the content was written from changed since (refresh it)."
+    )
+    staleSince = serializers.DateTimeField(source="stale_since", allow_null=True)  # noqa: N815
 
     class Meta:
         model = LegalDocument
         fields = [
             "id", "documentType", "status", "stage", "version", "rulesetVersion", "language",
             "clientCompanyId", "dpoUserId", "inputs", "content", "error", "compliance",
-            "createdAt", "updatedAt", "completedAt", "estimatedCompletionTime",
+            "createdAt", "updatedAt", "completedAt", "estimatedCompletionTime", "stale",
+            "staleSince",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -148,6 +153,10 @@ class DocumentSerializer(serializers.ModelSerializer):
         if not document.has_content or document.compliance_complete is None:
             return None
         return {"complete": document.compliance_complete, "missing": document.compliance_missing}
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_stale(self, document: LegalDocument) -> bool:
+        return document.stale_since is not None
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_estimatedCompletionTime(self, document: LegalDocument) -> str | None:  # noqa: N802
@@ -177,6 +186,12 @@ class ListFiltersSerializer(serializers.Serializer):
     documentType = DocumentTypeField(required=False)  # noqa: N815
     status = serializers.ChoiceField(choices=Status.choices, required=False)
     language = serializers.ChoiceField(choices=SUPPORTED_LANGUAGES, required=False)
+    stale = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only documents whose register entries changed since they were written.",
+    )
 
 
 class ComplianceItemSerializer(serializers.Serializer):
@@ -198,3 +213,19 @@ class ComplianceReportSerializer(serializers.Serializer):
 class ManualEditSerializer(serializers.Serializer):
     markdown = BoundedTextField(allow_blank=False)
     changeReason = BoundedTextField(max_length=500, allow_blank=False)  # noqa: N815
+
+
+class RefreshSummarySerializer(serializers.Serializer):
+    changedEntries = serializers.ListField(child=serializers.CharField())  # noqa: N815
+    rewrittenSections = serializers.ListField(child=serializers.CharField())  # noqa: N815
+    newVersion = serializers.BooleanField()  # noqa: N815
+
+
+class RefreshedDocumentSerializer(DocumentSerializer):
+    """The document after a refresh, with what the refresh changed."""
+
+    refresh = RefreshSummarySerializer()
+
+    class Meta(DocumentSerializer.Meta):
+        fields = [*DocumentSerializer.Meta.fields, "refresh"]
+        read_only_fields = fields

@@ -15,6 +15,8 @@ DOCUMENT_CREATED: Final = "document.created"
 DOCUMENT_DRAFTED: Final = "document.drafted"
 DOCUMENT_FINALIZED: Final = "document.finalized"
 DOCUMENT_UPDATED: Final = "document.updated"
+# The register entries a document was written from changed (legal_documents.staleness).
+DOCUMENT_STALE: Final = "document.stale"
 
 ASSET_COMPLETED: Final = "asset.completed"
 ASSET_FAILED: Final = "asset.failed"
@@ -25,6 +27,7 @@ DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_DRAFTED,
     DOCUMENT_FINALIZED,
     DOCUMENT_UPDATED,
+    DOCUMENT_STALE,
 )
 ASSET_EVENTS: Final[tuple[str, ...]] = (ASSET_COMPLETED, ASSET_FAILED)
 WEBHOOK_EVENTS: Final[tuple[str, ...]] = (*DOCUMENT_EVENTS, *ASSET_EVENTS)

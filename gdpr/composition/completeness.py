@@ -139,15 +139,23 @@ def item_blocks(markdown: str) -> dict[str, list[ItemBlock]]:
     return blocks
 
 
-def completeness_report(*, document_type: DocumentType, markdown: str) -> CompletenessReport:
+def completeness_report(
+    *, document_type: DocumentType, markdown: str, every_occurrence: bool = False
+) -> CompletenessReport:
     """Check a Markdown document against its type's checklist (see the module docstring).
 
-    An item repeated in the text is present when any of its occurrences is filled.
+    An item repeated in the text is present when any of its occurrences is filled; with
+    `every_occurrence` (a whole register: the item is repeated once per activity) only when
+    each of them is.
     """
     blocks = item_blocks(markdown)
     statuses = []
     for item in document_type.checklist:
-        present = any(block.filled for block in blocks.get(item.id, ()))
+        found = blocks.get(item.id, [])
+        if every_occurrence:
+            present = bool(found) and all(block.filled for block in found)
+        else:
+            present = any(block.filled for block in found)
         statuses.append(
             ItemStatus(
                 id=item.id,

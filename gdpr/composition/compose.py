@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gdpr.composition.context import SourceRef
+from gdpr.composition.register import compose_register, is_register_inputs
 from gdpr.composition.skeleton import document_skeleton
+from gdpr.i18n import activate
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -32,8 +34,21 @@ def compose(
     `inputs` are the serializer's validated data (companyName should hold the resolved client
     company's name when clientCompanyId was given); `sources` are listed in an annex.
     `language` (en, de, fr, es, it; None keeps the active one, English by default) is the
-    language of every text the template writes; user values stay as given.
+    language of every text the template writes; user values stay as given. A record of
+    processing whose inputs carry `registerActivities` is the whole register
+    (`gdpr.composition.register`): one section per activity.
     """
+    if document_type.name == "RECORD_OF_PROCESSING" and is_register_inputs(inputs):
+        with activate(language):
+            return compose_register(
+                document_type=document_type,
+                inputs=inputs,
+                answers=answers,
+                finalize_answers=finalize_answers,
+                organization_name=organization_name,
+                sources=sources,
+                now=now,
+            )
     return document_skeleton(
         document_type,
         inputs,

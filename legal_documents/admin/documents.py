@@ -27,7 +27,7 @@ from common.domain import DomainError
 from legal_documents.admin.assets import asset_search_view
 from legal_documents.admin.flow import DocumentFlowAdminMixin
 from legal_documents.admin.forms import QuestionnaireForm
-from legal_documents.exports import EXPORT_FORMATS
+from legal_documents.exports import formats_for
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from legal_documents.packages import services as packages
 from legal_documents.services.exporting import legal_document_export
@@ -53,6 +53,21 @@ def audit_admin_event(
     )
 
 
+class StaleFilter(admin.SimpleListFilter):
+    """Documents whose register entries changed since they were written (refresh them)."""
+
+    title = "stale (register changed)"
+    parameter_name = "stale"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Stale"), ("no", "Up to date")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(stale_since__isnull=self.value() == "no")
+        return queryset
+
+
 class ReadOnlyAdminMixin:
     """Viewing only: rows are written by services, never by hand."""
 
@@ -72,11 +87,11 @@ class LegalDocumentAdmin(
 ):
     change_form_template = "admin/legal_documents/legaldocument/document_change_form.html"
     list_display = [
-        "document_type", "client_company", "status", "stage", "version", "iteration_count",
-        "creator", "organization", "updated_at",
+        "document_type", "client_company", "status", "stage", "version", "stale_flag",
+        "iteration_count", "creator", "organization", "updated_at",
     ]  # fmt: skip
     list_filter = [
-        "document_type", "status", "stage",
+        "document_type", "status", "stage", StaleFilter,
         ("client_company", admin.RelatedOnlyFieldListFilter),
         ("creator", admin.RelatedOnlyFieldListFilter),
     ]  # fmt: skip
@@ -88,7 +103,8 @@ class LegalDocumentAdmin(
     history_list_display = ["version", "status", "stage"]
     fields = [
         "id", "organization", "creator", "client_company", "document_type", "ruleset_version",
-        "status", "stage", "version", "content_sha256", "chain_check", "export_links",
+        "status", "stage", "version", "stale_since", "content_sha256", "chain_check",
+        "export_links",
         "content_preview", "error_code", "error_message", "created_at", "updated_at",
         "completed_at",
     ]  # fmt: skip
@@ -109,6 +125,10 @@ class LegalDocumentAdmin(
         return queryset
 
     # -- read-only fields ----------------------------------------------------------------
+
+    @admin.display(description=gettext_lazy("Stale"), boolean=True, ordering="stale_since")
+    def stale_flag(self, document: LegalDocument) -> bool:
+        return document.stale_since is not None
 
     @admin.display(description=gettext_lazy("Iterations"), ordering="iteration_total")
     def iteration_count(self, document: LegalDocument) -> int:
@@ -139,7 +159,7 @@ class LegalDocumentAdmin(
                     fmt,
                     fmt.upper(),
                 )
-                for fmt in EXPORT_FORMATS
+                for fmt in formats_for(document.document_type)
             ),
         )
 

@@ -22,7 +22,6 @@ from audit.models import Outcome
 from audit.services import record_event
 from common.admin_errors import admin_message, report_domain_error
 from common.domain import DomainError, InvalidInput
-from gdpr.composition import completeness_report
 from legal_documents.admin.forms import (
     DocumentInputForm,
     FinalizeQuestionsForm,
@@ -37,14 +36,16 @@ from legal_documents.questionnaire import (
     questionnaire_answer,
     validate_answers,
 )
+from legal_documents.selectors import document_completeness
 from legal_documents.serializers import CreateDocumentSerializer
 from legal_documents.services import flow
 from legal_documents.services.documents import legal_document_create
+from legal_documents.services.refresh import legal_document_refresh
 from organizations.admin_scoping import admin_actor, admin_membership, is_auditor
 
 STATUS_POLL_MILLISECONDS = 1500
 RECENT_ITERATIONS = 10
-FLOW_STEPS = ("answers", "draft", "finalize", "iterate")
+FLOW_STEPS = ("answers", "draft", "finalize", "iterate", "refresh")
 
 
 def _change_url(document: LegalDocument) -> str:
@@ -199,11 +200,7 @@ class DocumentFlowAdminMixin:
         """The panels above the document's fields."""
         spec = get_document_type(document.document_type)
         answers = answer_values(document)
-        report = (
-            completeness_report(document_type=spec, markdown=document.content_markdown)
-            if document.has_content
-            else None
-        )
+        report = document_completeness(document) if document.has_content else None
         titles = {item.id: item.title for item in spec.checklist}
         iterations = document.iterations.order_by("-created_at")[:RECENT_ITERATIONS]
         return {
@@ -220,6 +217,7 @@ class DocumentFlowAdminMixin:
             "status_url": reverse("admin:legal_documents_legaldocument_status", args=[document.pk]),
             "poll_milliseconds": STATUS_POLL_MILLISECONDS,
             "is_processing": document.status == Status.PROCESSING,
+            "from_register": bool(document.register_sources),
             "flow_urls": {
                 step: reverse("admin:legal_documents_legaldocument_flow", args=[document.pk, step])
                 for step in FLOW_STEPS
@@ -247,6 +245,7 @@ class DocumentFlowAdminMixin:
             "draft": self._draft,
             "finalize": self._finalize,
             "iterate": self._iterate,
+            "refresh": self._refresh,
         }
         handler = handlers.get(step)
         if handler is None:
@@ -314,6 +313,22 @@ class DocumentFlowAdminMixin:
         messages.success(
             request, gettext("The final document is generated with the stored answers.")
         )
+        return HttpResponseRedirect(_change_url(document))
+
+    def _refresh(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:
+        result = legal_document_refresh(
+            document_id=document.pk,
+            organization_id=document.organization_id,
+            actor=admin_actor(request),
+        )
+        if result.new_version:
+            changed = "; ".join(result.changed_entries) or "no entry"
+            messages.success(
+                request,
+                f"Refreshed from the register (version {result.document.version}): {changed}.",
+            )
+        else:
+            messages.success(request, "Refreshed: the register change left the text unchanged.")
         return HttpResponseRedirect(_change_url(document))
 
     def _iterate(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -23,8 +24,12 @@ from gdpr.doctypes.base import DocumentType, Question
 from legal_documents.inputs.registry import ValidatedDocumentType
 from organizations.fields import TextOrObjectFormField
 from organizations.models import ClientCompany, Organization
+from register.models import ProcessingActivity, Vendor
 
 CLIENT_COMPANY_FIELD = "clientCompanyId"
+# Register entries are chosen from the organization's register, not typed as ids.
+ACTIVITIES_FIELD = "processingActivityIds"
+VENDOR_FIELD = "vendorId"
 ROW_SEPARATOR = "|"
 LIST_SEPARATOR = ";"
 TEXT_OR_OBJECT_HINT = gettext_noop('A text, or a JSON object {"key": "value", ...}.')
@@ -63,6 +68,20 @@ def _form_field(
             queryset=companies,
             empty_label=gettext("— none: give the company name below —"),
             **{**common, "label": gettext("Client company")},
+        )
+    if name == ACTIVITIES_FIELD:
+        activities = ProcessingActivity.objects.filter(organization=organization)
+        return forms.ModelMultipleChoiceField(
+            queryset=activities.order_by("name") if organization else activities.none(),
+            widget=forms.CheckboxSelectMultiple,
+            **{**common, "label": "Processing activities of the register"},
+        )
+    if name == VENDOR_FIELD:
+        vendors = Vendor.objects.filter(organization=organization)
+        return forms.ModelChoiceField(
+            queryset=vendors.order_by("name") if organization else vendors.none(),
+            empty_label="— none: give the processor below —",
+            **{**common, "label": "Vendor of the register (the processor)"},
         )
     if isinstance(field, StringOrObjectField):
         # A plain text, or a JSON object when it starts with "{" (validated by the API field).
@@ -115,6 +134,9 @@ def _form_field(
         return forms.DateTimeField(widget=widget, **common)
     if isinstance(field, serializers.DateField):
         return forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), **common)
+    if isinstance(field, serializers.UUIDField):
+        # A register entry (vendorId): its id, as on the register's admin pages.
+        return forms.UUIDField(**common)
     if isinstance(field, serializers.CharField):
         return forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), **common)
     return forms.JSONField(**{**common, "help_text": f"{help_text} JSON.".strip()})
@@ -144,8 +166,10 @@ class DocumentInputForm(forms.Form):
         field = self.serializer_fields[name]
         if value in (None, "", []):
             return None
-        if name == CLIENT_COMPANY_FIELD:
+        if name in (CLIENT_COMPANY_FIELD, VENDOR_FIELD):
             return str(value.pk)
+        if name == ACTIVITIES_FIELD:
+            return [str(activity.pk) for activity in value] or None
         if isinstance(field, serializers.ListSerializer):
             columns = _row_columns(field.child)
             rows = []
@@ -163,6 +187,8 @@ class DocumentInputForm(forms.Form):
             return [line.strip() for line in value.splitlines() if line.strip()] or None
         if isinstance(value, datetime | date):
             return value.isoformat()
+        if isinstance(value, uuid.UUID):
+            return str(value)
         return value
 
     def input_data(self) -> dict[str, Any]:

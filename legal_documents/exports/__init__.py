@@ -26,6 +26,7 @@ __all__ = [
     "ExportedFile",
     "UnsupportedExportFormat",
     "export_document",
+    "formats_for",
 ]
 
 
@@ -49,6 +50,12 @@ def _docx(markdown: str, meta: ExportMeta) -> bytes:
     return render_docx(markdown, meta)
 
 
+def _xlsx(markdown: str, meta: ExportMeta) -> bytes:
+    from legal_documents.exports.xlsx import render_xlsx
+
+    return render_xlsx(markdown, meta)
+
+
 def _markdown(markdown: str, meta: ExportMeta) -> bytes:
     return markdown.encode("utf-8")
 
@@ -70,7 +77,23 @@ _FORMATS: dict[str, tuple[_Renderer, str, str]] = {
         "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         "docx",
     ),
+    "xlsx": (
+        _xlsx,
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xlsx",
+    ),
 }
+# Formats that only some document types have (the record of processing as a spreadsheet).
+TYPE_FORMATS: dict[str, frozenset[str]] = {"xlsx": frozenset({"RECORD_OF_PROCESSING"})}
+
+
+def formats_for(document_type: str) -> tuple[str, ...]:
+    """The export formats a document of `document_type` can be exported as."""
+    return tuple(
+        fmt for fmt in _FORMATS if fmt not in TYPE_FORMATS or document_type in TYPE_FORMATS[fmt]
+    )
+
+
 EXPORT_FORMATS: tuple[str, ...] = tuple(_FORMATS)
 # The media types the export endpoint answers with (its OpenAPI responses list each).
 EXPORT_MEDIA_TYPES: tuple[str, ...] = tuple(
@@ -87,8 +110,8 @@ def export_document(markdown: str, meta: ExportMeta, fmt: str) -> ExportedFile:
     `ExportRenderError` when a renderer cannot produce the file.
     """
     normalized = (fmt or "").strip().lower()
-    if normalized not in _FORMATS:
-        raise UnsupportedExportFormat(fmt, EXPORT_FORMATS)
+    if normalized not in formats_for(meta.document_type):
+        raise UnsupportedExportFormat(fmt, formats_for(meta.document_type))
     renderer, content_type, extension = _FORMATS[normalized]
     with activate(meta.language):  # labels, footer and contents heading in its language
         content = renderer(markdown, meta)

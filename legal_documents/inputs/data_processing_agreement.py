@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
@@ -9,6 +11,7 @@ from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
     flag,
+    register_ids,
     string_or_object_list,
     text_list,
     transfers,
@@ -39,6 +42,15 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     `subProcessors` is a synonym of `subprocessors` (both lists are kept).
     """
 
+    vendorId = serializers.UUIDField(  # noqa: N815
+        required=False,
+        help_text="A vendor of your register as the processor: its name, address, country,"
+        " services, sub-processors and transfer mechanism, and what its linked activities"
+        " process (subject matter, data, data subjects).",
+    )
+    processingActivityIds = register_ids(  # noqa: N815
+        help_text="With vendorId: only these activities (default: every activity linked to it)."
+    )
     processor = ProcessorSerializer(required=False)
     processorName = TextField()  # noqa: N815
     processorDetails = TextField()  # noqa: N815
@@ -72,3 +84,11 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     sensitiveData = TextField()  # noqa: N815
     controllerSignatory = TextField()  # noqa: N815
     processorSignatory = TextField()  # noqa: N815
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if attrs.get("processingActivityIds") and not attrs.get("vendorId"):
+            raise serializers.ValidationError(
+                {"processingActivityIds": ["Give vendorId too: a DPA is written for one vendor."]}
+            )
+        return attrs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from legal_documents.inputs.fields import (
@@ -67,3 +69,11 @@ class DpiaInputSerializer(ProcessingDescriptionSerializer):
     dataSubjectsConsulted = flag()  # noqa: N815
     consultationSummary = TextField()  # noqa: N815
     consultationNotSoughtReason = TextField()  # noqa: N815
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if len(attrs.get("processingActivityIds") or []) > 1:
+            raise serializers.ValidationError(
+                {"processingActivityIds": ["A DPIA describes one processing activity."]}
+            )
+        return attrs

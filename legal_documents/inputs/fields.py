@@ -47,6 +47,19 @@ class ProcessingActivitySerializer(serializers.Serializer):
     purposes = text_list()
 
 
+def register_ids(**kwargs: Any) -> serializers.ListField:
+    """Ids of processing activities of the caller's register (checked by the service)."""
+    kwargs.setdefault("required", False)
+    kwargs.setdefault(
+        "help_text",
+        "Processing activities of your register to write the document from, instead of"
+        " repeating their facts; facts given in the body win over the register's.",
+    )
+    return serializers.ListField(
+        child=serializers.UUIDField(), max_length=MAX_LIST_LENGTH, allow_empty=False, **kwargs
+    )
+
+
 def transfers(**kwargs: Any) -> TransferSerializer:
     """A list of third-country transfers."""
     kwargs.setdefault("required", False)
@@ -104,3 +117,4 @@ class ProcessingDescriptionSerializer(DocumentInputSerializer):
         RetentionSerializer, help_text="Texts, or {category, period, criteria}."
     )
     dpoContact = TextField()  # noqa: N815
+    processingActivityIds = register_ids()  # noqa: N815

@@ -10,9 +10,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from gdpr.composition import completeness_report
-from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
+from legal_documents.selectors import document_completeness
 
 INDEX_COLUMNS = (
     "id", "documentType", "stage", "status", "version", "createdAt", "updatedAt",
@@ -46,10 +45,7 @@ def index_row(document: LegalDocument) -> dict[str, Any]:
     complete: bool | None = None
     missing: list[str] = []
     if document.has_content:
-        report = completeness_report(
-            document_type=get_document_type(document.document_type),
-            markdown=document.content_markdown,
-        )
+        report = document_completeness(document)
         complete, missing = report.complete, list(report.missing)
     return {
         "id": str(document.pk),

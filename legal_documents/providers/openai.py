@@ -16,6 +16,7 @@ from django.conf import settings
 
 from gdpr.composition import document_skeleton, ensure_checklist
 from gdpr.composition.markdown import MARKER_WORDS
+from gdpr.composition.register import is_register_inputs
 from gdpr.composition.skeleton import SectionDraft
 from gdpr.i18n.detect import foreign_sentences, sentences, without_values
 from legal_documents.providers.base import (
@@ -126,6 +127,10 @@ class OpenAIProvider:
         return "".join(pieces)
 
     def write_document(self, request: WritingRequest, on_chunk: ChunkCallback | None = None) -> str:
+        if is_register_inputs(request.inputs):
+            # A whole register is a table of facts per activity, not prose to rewrite: the
+            # template writes it (one model call per activity would add nothing but cost).
+            return request.template_markdown()
         skeleton = document_skeleton(
             request.document_type,
             request.inputs,

@@ -19,6 +19,7 @@ from legal_documents.exceptions import UnknownClientCompany
 from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
+from legal_documents.register_inputs import resolve_register_inputs
 from legal_documents.services import jobs
 from organizations.models import ClientCompany, Membership
 from webhooks.events import DOCUMENT_CREATED
@@ -66,6 +67,10 @@ def legal_document_create(
     company = resolve_client_company(
         membership=membership, client_company_id=inputs.get("clientCompanyId")
     )
+    # Register ids become the facts they stand for (UnknownRegisterEntries: 400).
+    resolved = resolve_register_inputs(
+        organization_id=membership.organization_id, document_type=spec.name, body=inputs
+    )
     jobs.claim_generation_slot(membership.organization)
     document = LegalDocument(
         organization=membership.organization,
@@ -73,7 +78,8 @@ def legal_document_create(
         client_company=company,
         document_type=spec.name,
         ruleset_version=spec.ruleset_version,
-        inputs=inputs,
+        inputs=resolved.inputs,
+        register_sources=resolved.sources,
         language=language,
         provider=get_provider().name,
     )
@@ -87,9 +93,24 @@ def legal_document_create(
         action="document.create",
         object_type="document",
         object_id=document.pk,
-        details={"documentType": spec.name, "language": language},
+        details={
+            "documentType": spec.name,
+            "language": language,
+            **register_details(resolved.sources),
+        },
     )
     return document
+
+
+def register_details(sources: dict[str, Any]) -> dict[str, Any]:
+    """What the audit event says about the register entries a document was written from."""
+    if not sources:
+        return {}
+    return {
+        "registerActivities": sorted(sources.get("activities", {})),
+        "registerVendors": sorted(sources.get("vendors", {})),
+        "wholeRegister": bool(sources.get("wholeRegister")),
+    }
 
 
 def writing_request(document: LegalDocument) -> WritingRequest:

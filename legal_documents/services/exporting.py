@@ -23,6 +23,7 @@ from legal_documents.exports import (
     ExportRenderError,
     UnsupportedExportFormat,
     export_document,
+    formats_for,
 )
 from legal_documents.models import DocumentVersion, LegalDocument
 
@@ -68,17 +69,26 @@ def legal_document_export(
 ) -> ExportedFile:
     """Render the current content, or version `version_number`, as `fmt`.
 
-    Raises: UnsupportedFormat VALIDATION_ERROR (400, details list the valid formats) for an unknown
-    format, NOT_FOUND (404) for an unknown version, CONFLICT (409) when the document has no
-    content yet, CONVERSION_FAILED (422, details `{originalFormat, targetFormat}`) when the
-    renderer fails.
+    Raises: UnsupportedFormat VALIDATION_ERROR (400, details list the formats valid for the
+    document's type) for an unknown format or one its type does not have (xlsx: the record
+    of processing only), NOT_FOUND (404) for an unknown version, CONFLICT (409) when the
+    document has no content yet, CONVERSION_FAILED (422, details `{originalFormat,
+    targetFormat}`) when the renderer fails.
     """
-    if (fmt or "").strip().lower() not in EXPORT_FORMATS:
+    allowed = formats_for(document.document_type)
+    normalized = (fmt or "").strip().lower()
+    if normalized not in allowed:
+        message = f"Unsupported export format {fmt!r}; use one of: {', '.join(allowed)}."
+        if normalized in EXPORT_FORMATS:  # a format of other types (xlsx: the record only)
+            message = (
+                f"A {document.document_type} document cannot be exported as {normalized};"
+                f" use one of: {', '.join(allowed)} (xlsx is for RECORD_OF_PROCESSING)."
+            )
         raise UnsupportedFormat(
-            f"Unsupported export format {fmt!r}; use one of: {', '.join(EXPORT_FORMATS)}.",
+            message,
             details={
-                "format": [f"Must be one of: {', '.join(EXPORT_FORMATS)}."],
-                "validFormats": list(EXPORT_FORMATS),
+                "format": [f"Must be one of: {', '.join(allowed)}."],
+                "validFormats": list(allowed),
             },
         )
     if version_number is not None:

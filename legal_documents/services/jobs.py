@@ -20,11 +20,11 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from gdpr.composition import completeness_report
 from legal_documents import events
 from legal_documents.exceptions import GenerationLimitReached
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
+from legal_documents.selectors import document_completeness
 from legal_documents.versioning import record_version, sha256_text
 from organizations.models import Organization
 from webhooks.events import DOCUMENT_DRAFTED, DOCUMENT_FINALIZED, DOCUMENT_UPDATED
@@ -177,7 +177,7 @@ def set_content(document: LegalDocument, markdown: str) -> None:
 
     spec = get_document_type(document.document_type)
     title = spec.title
-    report = completeness_report(document_type=spec, markdown=markdown)
+    report = document_completeness(document, markdown)
     # Stored so that lists never re-read and re-check every document's content.
     document.compliance_complete = report.complete
     document.compliance_missing = list(report.missing)

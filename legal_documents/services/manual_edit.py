@@ -16,11 +16,10 @@ from django.utils.translation import gettext_noop
 
 from audit.services import Actor, record_event
 from common.domain import ContentTooLong
-from gdpr.composition import completeness_report
-from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
 from legal_documents.exceptions import DocumentBusy, DocumentHasNoContent, DocumentNotFound
 from legal_documents.models import LegalDocument, Status
+from legal_documents.selectors import document_completeness
 from legal_documents.services import jobs
 from legal_documents.versioning import record_version
 from webhooks.events import DOCUMENT_UPDATED
@@ -39,9 +38,7 @@ def present_items(document: LegalDocument, markdown: str) -> set[str]:
     """Ids of the checklist items the Markdown fills (empty for no content)."""
     if not markdown:
         return set()
-    report = completeness_report(
-        document_type=get_document_type(document.document_type), markdown=markdown
-    )
+    report = document_completeness(document, markdown)
     return {item.id for item in report.items if item.status == "present"}
 
 
@@ -93,9 +90,7 @@ def legal_document_manual_edit(
         document._change_reason = change_reason  # type: ignore[attr-defined]  # simple-history
         document.save()
         record_version(document=document, author_id=actor.user_id, reason=change_reason)
-        after = completeness_report(
-            document_type=get_document_type(document.document_type), markdown=markdown
-        )
+        after = document_completeness(document, markdown)
         removed = [
             item.id for item in after.items if item.status == "missing" and item.id in before
         ]

@@ -10,8 +10,6 @@ from rest_framework.response import Response
 
 from common.errors import ApiError
 from common.pagination import envelope_pagination
-from gdpr.composition import completeness_report
-from gdpr.doctypes.registry import get_document_type
 from gdpr.i18n import activate
 from legal_documents import schema, selectors, serializers
 from legal_documents.models import LegalDocument
@@ -106,10 +104,7 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
                 status_code=409,
             )  # fmt: skip
         with activate(document.language):  # the requirements in the document's language
-            report = completeness_report(
-                document_type=get_document_type(document.document_type),
-                markdown=document.content_markdown,
-            )
+            report = selectors.document_completeness(document)
         # The check uses the type's current rules; the document records the rules it was
         # written under (they differ once a rule set is updated).
         return Response({**report.as_dict(), "documentRulesetVersion": document.ruleset_version})

@@ -20,8 +20,9 @@ from common.fields import BoundedTextField
 from gdpr.doctypes.registry import get_document_type
 from legal_documents.models import LegalDocument
 from legal_documents.questionnaire import questionnaire_answer, questionnaire_for, validate_answers
-from legal_documents.serializers import DocumentSerializer
+from legal_documents.serializers import DocumentSerializer, RefreshedDocumentSerializer
 from legal_documents.services import flow
+from legal_documents.services.refresh import legal_document_refresh
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
 
@@ -254,3 +255,31 @@ class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
             "iterationId": str(iteration.pk),
         }
         return Response(payload, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=None,
+        responses={200: RefreshedDocumentSerializer},
+        description=(
+            "Write the next version from the CURRENT register (documents created from"
+            " `processingActivityIds` / `vendorId`, or the whole-register record). Synchronous:"
+            " the rules compose the text, no job is queued. Sections whose composed text the"
+            " register change did not touch keep their current content, manual edits included;"
+            " the others take the new text (README, Refresh from the register). Clears `stale`."
+            " 409 CONFLICT for a document written from its body alone, while processing, or"
+            " when an entry it names was deleted from the register."
+        ),
+    )
+    @action(detail=True, methods=["post"])
+    def refresh(self, request: Request, pk: str) -> Response:
+        document = self.get_object()
+        result = legal_document_refresh(
+            document_id=document.pk,
+            organization_id=document.organization_id,
+            actor=request_actor(request),
+        )
+        summary = {
+            "changedEntries": result.changed_entries,
+            "rewrittenSections": result.rewritten_sections,
+            "newVersion": result.new_version,
+        }
+        return Response({**DocumentSerializer(result.document).data, "refresh": summary})

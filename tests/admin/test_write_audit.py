@@ -37,6 +37,17 @@ def _admin_step(step: str, body: dict[str, Any] | None = None) -> Callable[..., 
     return write
 
 
+def _from_register(dpo):  # type: ignore[no-untyped-def]
+    from register.models import ProcessingActivity
+    from tests.legal_documents.test_register_documents import create as create_from
+    from tests.legal_documents.test_register_documents import seed_register
+
+    payroll = ProcessingActivity.objects.filter(organization=dpo.organization, name="Payroll")
+    if not payroll.exists():
+        seed_register(dpo.organization)
+    return create_from(dpo, "DPIA", processingActivityIds=[str(payroll.get().pk)])
+
+
 def _admin_rebuild(staff, dpo):  # type: ignore[no-untyped-def]
     package = DocumentationPackage.objects.create(organization=dpo.organization, filters={})
     changelist = reverse("admin:legal_documents_documentationpackage_changelist")
@@ -64,6 +75,10 @@ WRITES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "document.iterate": (
         _api_step("iterate", {"message": "Shorten the introduction."}),
         _admin_step("iterate", {"message": "Shorten the introduction."}),
+    ),
+    "document.refresh": (
+        lambda caller, dpo: caller.client.post(f"{URL}/{_from_register(dpo).pk}/refresh"),
+        lambda staff, dpo: staff.client.post(flow_url(_from_register(dpo), "refresh")),
     ),
     "package.create": (
         lambda caller, dpo: caller.client.post("/api/v1/documentation-packages", {}, format="json"),

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("legal_documents", "0007_signed_versions")]
+    dependencies = [("legal_documents", "0008_register_sources")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,201 @@
+"""The record of processing of a whole register: one section per processing activity.
+
+An organization's Art. 30 record is one register of all its activities. The inputs are the
+organization-level facts of a RECORD_OF_PROCESSING create body (controller, DPO,
+representative, headcount) plus `registerActivities`: one create-body-shaped mapping per
+activity (`processingActivity`, `purposes`, `legalBasis`, `dataSubjects`, ... and
+`actsAsProcessor` with `controllersServed` for an activity carried out as processor).
+
+Layout (the checklist anchors are kept, so completeness reads the text as for any document):
+1. the controller (Art. 30(1)(a)) and an overview table of every activity (Art. 30(1)(a)-(g));
+2. one section per activity, carrying the anchors of items (b)-(g) each time: an item is
+   present only when it is filled in EVERY activity (`every_occurrence` in completeness);
+3. the processor's record (Art. 30(2)): the activities carried out on behalf of controllers;
+4. form, availability and exemption (Art. 30(3)-(5)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from gdpr.composition.context import CompositionContext, SourceRef
+from gdpr.composition.markdown import escape_inline, item_heading, join_blocks, table
+from gdpr.composition.skeleton import (
+    _annex,
+    _front_matter,
+    build_context,
+    item_draft,
+    section_skeleton,
+)
+from gdpr.composition.writers.record_of_processing import write_processor
+
+if TYPE_CHECKING:
+    from gdpr.doctypes.base import DocumentType
+
+# The input key holding one mapping per activity (its presence selects this layout).
+REGISTER_ACTIVITIES = "registerActivities"
+CONTROLLER_ITEM = "a-controller"
+PROCESSOR_ITEM = "processor-record"
+ACTIVITY_SECTION_PREFIX = "Processing activity: "
+OVERVIEW_HEADERS = (
+    "Processing activity",
+    "Purposes (b)",
+    "Legal basis",
+    "Data subjects (c)",
+    "Personal data (c)",
+    "Recipients (d)",
+    "Third countries (e)",
+    "Erasure (f)",
+    "Security measures (g)",
+)
+NONE = "—"
+
+
+def is_register_inputs(inputs: Mapping[str, Any]) -> bool:
+    """True when the inputs describe several activities (`registerActivities`)."""
+    return isinstance(inputs.get(REGISTER_ACTIVITIES), list)
+
+
+def _org_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    organization = {key: value for key, value in inputs.items() if key != REGISTER_ACTIVITIES}
+    joint: list[Any] = list(organization.get("jointControllers") or [])
+    for activity in inputs.get(REGISTER_ACTIVITIES) or []:
+        for name in activity.get("jointControllers") or []:
+            if name not in joint and activity.get("actsAsProcessor") is not True:
+                joint.append(name)
+    if joint:
+        organization["jointControllers"] = joint
+    return organization
+
+
+def activity_name(activity: Mapping[str, Any], position: int) -> str:
+    described = activity.get("processingActivity")
+    if isinstance(described, Mapping) and described.get("name"):
+        return str(described["name"])
+    if isinstance(described, str) and described.strip():
+        return described.strip()
+    return f"Activity {position}"
+
+
+def _cell(values: Sequence[Any]) -> str:
+    texts = [" ".join(str(value).split()) for value in values if str(value).strip()]
+    return "; ".join(dict.fromkeys(texts)) or NONE
+
+
+def _overview_row(name: str, context: CompositionContext) -> list[str]:
+    countries = [transfer.country for transfer in context.items("thirdCountryTransfers")]
+    return [
+        name,
+        _cell(context.items("purposes")),
+        _cell(context.items("legalBasis")),
+        _cell(context.items("dataSubjects")),
+        _cell(context.items("dataCategories")),
+        _cell(context.items("recipients")),
+        _cell(countries),
+        _cell(context.items("retentionPeriods")),
+        _cell(context.items("securityMeasures")),
+    ]
+
+
+def compose_register(
+    *,
+    document_type: DocumentType,
+    inputs: Mapping[str, Any],
+    answers: Mapping[str, Any] | None = None,
+    finalize_answers: Mapping[str, Any] | None = None,
+    organization_name: str | None = None,
+    sources: Sequence[SourceRef] = (),
+    now: datetime | None = None,
+) -> str:
+    """The whole register as Markdown (deterministic for the same arguments)."""
+    organization_inputs = _org_inputs(inputs)
+
+    def context_of(values: Mapping[str, Any]) -> CompositionContext:
+        return build_context(
+            document_type=document_type,
+            inputs=values,
+            answers=answers,
+            finalize_answers=finalize_answers,
+            organization_name=organization_name,
+            sources=sources,
+            now=now,
+        )
+
+    organization = context_of(organization_inputs)
+    shared = {
+        key: value
+        for key, value in organization_inputs.items()
+        if key in {"companyName", "companyDetails", "dpoContact", "representative"}
+    }
+    activities = [
+        (activity_name(activity, position), context_of({**shared, **activity}))
+        for position, activity in enumerate(inputs.get(REGISTER_ACTIVITIES) or [], start=1)
+    ]
+    per_activity = [
+        item.id
+        for item in document_type.items_of("controller-record")
+        if item.id != CONTROLLER_ITEM
+    ]
+    sections: list[str] = []
+    number = 1
+    overview = table(
+        OVERVIEW_HEADERS, [_overview_row(name, context) for name, context in activities]
+    )
+    sections.append(
+        join_blocks(
+            f"## {number}. Record of the controller (Art. 30(1))",
+            item_draft(document_type, CONTROLLER_ITEM, organization).markdown,
+            "### Overview of the processing activities (Art. 30(1)(a)-(g))",
+            f"The register holds {len(activities)} processing"
+            f" activit{'y' if len(activities) == 1 else 'ies'}; each is described in its own"
+            " section below.",
+            overview,
+        )
+    )
+    for name, context in activities:
+        number += 1
+        sections.append(
+            join_blocks(
+                f"## {number}. {ACTIVITY_SECTION_PREFIX}{escape_inline(name)} (Art. 30(1))",
+                *(item_draft(document_type, item_id, context).markdown for item_id in per_activity),
+            )
+        )
+    number += 1
+    processor_item = next(item for item in document_type.checklist if item.id == PROCESSOR_ITEM)
+    acting = [(name, context) for name, context in activities if context.flag("actsAsProcessor")]
+    if acting:
+        processor_body = join_blocks(
+            *(
+                join_blocks(f"#### {escape_inline(name)}", write_processor(context))
+                for name, context in acting
+            )
+        )
+    else:
+        processor_body = (
+            "Not applicable: the organisation acts as processor for none of the activities"
+            " of the register."
+        )
+    sections.append(
+        join_blocks(
+            f"## {number}. Record of the processor (Art. 30(2))",
+            item_heading(processor_item.title, processor_item.article, processor_item.id),
+            processor_body,
+        )
+    )
+    number += 1
+    keeping = section_skeleton(document_type, "keeping", organization)
+    sections.append(
+        join_blocks(
+            f"## {number}. {keeping.title} ({keeping.article})",
+            keeping.intro,
+            *(item.markdown for item in keeping.items),
+        )
+    )
+    return (
+        join_blocks(
+            _front_matter(document_type, organization), *sections, _annex(organization.sources)
+        )
+        + "\n"
+    )
