@@ -21,6 +21,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.i18n import N_
+
 EDPB_BREACH_PAGE = "https://www.edpb.europa.eu/notify-data-breach_en"
 
 
@@ -111,7 +113,7 @@ GERMAN_STATES: dict[str, tuple[str, ...]] = {
     "Thüringen": ("Thuringia", "Thuringe", "Turingia", "Turingia"),
 }  # fmt: skip
 
-_DE_NOTE = (
+_DE_NOTE = N_(
     "Germany: the authority of the Land of the controller's (main) establishment supervises"
     " companies and the Land's public bodies; the BfDI supervises federal public bodies and"
     " telecommunications and postal services."

@@ -64,7 +64,7 @@ def authority_block(context: CompositionContext) -> str:
     if authority is None:
         return _(
             "**Competent supervisory authority (Art. 55):** {rule} ",
-            rule=escape_inline(found.rule or ""),
+            rule=escape_inline(_(found.rule) if found.rule else ""),
         ) + to_be_completed(_("the Land of the controller's establishment (region)"))
     # The authority's own name, and the English one only in an English document.
     own_name = escape_inline(authority.name)
@@ -75,6 +75,7 @@ def authority_block(context: CompositionContext) -> str:
         _("- Address: {address}", address=escape_inline(authority.address)),
         _("- Breach notification: <{url}>", url=authority.breach_notification),
     ]
-    if authority.note:
+    # The table's notes are English only: an English document shows them.
+    if authority.note and current_language() == "en":
         lines.append(_("- Note: {note}", note=escape_inline(authority.note)))
     return "\n".join(lines)

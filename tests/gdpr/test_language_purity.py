@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import gdpr
+from gdpr.authorities import all_authorities
 from gdpr.composition.assessments.national_lists import NATIONAL_LISTS
 from gdpr.doctypes.examples import EXAMPLES
 from gdpr.i18n import COMPLETE_LANGUAGES, _, activate
@@ -51,6 +52,10 @@ def _document(name: str, language: str, *, examples: bool = False) -> tuple[str,
         # Authorities and their publications keep their own names ("DSK, Liste der ...").
         official = [
             _(text) for entry in NATIONAL_LISTS.values() for text in (entry.authority, entry.source)
+        ]
+        # The competent authority's own name and address (gdpr.authorities), in its language.
+        official += [
+            text for authority in all_authorities() for text in (authority.name, authority.address)
         ]
     values = [*_values(inputs), *_values(answers), *official]
     return markdown, without_values(markdown, values)
