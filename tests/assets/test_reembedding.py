@@ -8,6 +8,7 @@ command's task chain runs eagerly.
 from __future__ import annotations
 
 import io
+import logging
 
 import numpy as np
 import pytest
@@ -81,7 +82,8 @@ def _index_column(name: str) -> str | None:
     return row[0] if row else None
 
 
-def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(corpus):
+def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(corpus, caplog):
+    caplog.set_level(logging.INFO, logger="assets.reembedding")
     minilm = _minilm_name()
     total = AssetChunk.objects.count()
     assert total >= 12
@@ -125,6 +127,10 @@ def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(cor
     assert hits[0].score == pytest.approx(float(query @ best), abs=1e-3)
     progress = reembedding.reembed_status()
     assert (progress.percent, progress.chunks_done, progress.eta_seconds) == (100.0, total, 0)
+    logged = [record.getMessage() for record in caplog.records]
+    assert f"re-embedding to minilm: 5/{total} chunks ({100 * 5 / total:.1f}%)" in logged[1]
+    assert "ETA" in logged[1]
+    assert any(message.startswith("re-embedding to minilm completed") for message in logged)
 
 
 def test_searches_use_the_old_vectors_and_model_until_the_new_ones_are_complete(corpus):
