@@ -91,8 +91,11 @@ def active_model() -> str:
             # First use on a deployment that may have chunks of an earlier version: they were
             # embedded with the model their asset names (or the configured one).
             model = _model_of_existing_chunks() or configured
-            EmbeddingIndex.objects.create(pk=EmbeddingIndex.SINGLETON, active_model=model)
-            current = model
+            # get_or_create: another process may create the row at the same moment.
+            state, _ = EmbeddingIndex.objects.get_or_create(
+                pk=EmbeddingIndex.SINGLETON, defaults={"active_model": model}
+            )
+            current = state.active_model
         elif not AssetChunk.objects.exists() and not ReembedJob.objects.running().exists():
             state.active_model = configured
             state.save(update_fields=["active_model", "updated_at"])
