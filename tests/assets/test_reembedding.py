@@ -18,6 +18,7 @@ from django.db import connection
 from assets import reembedding
 from assets.embedding import active_model, embedding_provider, provider_for
 from assets.models import AssetChunk, EmbeddingIndex, ReembedJob, ReembedStatus
+from assets.search import hybrid_chunk_search
 from assets.selectors import SearchMode, asset_search
 from config.celery import app as celery_app
 
@@ -230,6 +231,23 @@ def test_chunks_ingested_during_the_reembedding_end_with_the_new_vector(
         mode=SearchMode.VECTOR,
     )  # fmt: skip
     assert hits[0].original_file_name == "late.txt"
+
+
+def test_a_query_embedded_before_the_swap_is_not_compared_with_the_new_vectors(corpus):
+    query = "How long are the camera recordings kept?"
+    old_vector = provider_for("hashing").embed_query(query)
+    job = reembedding.reembed_start(model="minilm", batch_size=50)
+    _run(job)
+
+    def rankers(model: str, vector: list[float]) -> set[str]:
+        hits = hybrid_chunk_search(
+            organization_id=corpus.organization.pk, query=query, vector=vector, k=5,
+            vector_model=model,
+        )  # fmt: skip
+        return {ranker for hit in hits for ranker in hit.rankers}
+
+    assert "vector" not in rankers("hashing", old_vector)
+    assert "vector" in rankers("minilm", provider_for("minilm").embed_query(query))
 
 
 def test_old_vectors_written_after_the_swap_are_re_embedded_in_place(corpus):
