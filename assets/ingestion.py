@@ -318,6 +318,7 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
                         text=text,
                         location=(chunk.location or "")[:200],
                         embedding=vector,
+                        embedding_model=embedder.name,
                         **AssetChunk.location_fields(chunk.location),
                     )
                     for chunk, text, vector in zip(batch, texts, vectors, strict=True)

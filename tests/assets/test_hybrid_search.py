@@ -7,7 +7,9 @@ import importlib
 import pytest
 from django.db import connection
 
+from assets import embedding
 from assets.models import AssetChunk
+from assets.processing.errors import EmbeddingProviderUnavailable
 from tests.assets.conftest import process, upload
 from tests.assets.samples import pdf_bytes, pptx_bytes, xlsx_bytes
 from tests.support.corpus import corpus_file
@@ -117,9 +119,14 @@ def test_an_unknown_mode_is_a_validation_error(dpo, mode):
     assert "mode" in response.json()["error"]["details"]
 
 
-def test_text_mode_needs_no_embedding_service(uploaded, dpo, settings):
+def test_text_mode_needs_no_embedding_service(uploaded, dpo, monkeypatch):
     uploaded("notes.txt", b"Payroll records are kept ten years.\n")
-    settings.EMBEDDING_PROVIDER = "no-such-provider"
+
+    def unavailable(model: str):  # type: ignore[no-untyped-def]
+        raise EmbeddingProviderUnavailable(f"{model} is not installed here")
+
+    # The chunks' model cannot embed the query (a provider that cannot be built here).
+    monkeypatch.setattr(embedding, "provider_for", unavailable)
 
     assert dpo.client.get(SEARCH_URL, {"q": "payroll"}).status_code == 503
     assert _search(dpo.client, "payroll", mode="text")[0]["originalFileName"] == "notes.txt"

@@ -6,7 +6,9 @@ import time
 
 import pytest
 
+from assets import embedding
 from assets.models import Asset, AssetStatus
+from assets.processing.errors import EmbeddingProviderUnavailable
 from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument
 from legal_documents.services.documents import run_generation
@@ -71,8 +73,13 @@ def test_grounding_lists_each_asset_once_and_only_of_the_same_organization(uploa
 
 
 @pytest.mark.django_db
-def test_grounding_never_fails_a_generation(uploaded, dpo, settings):
+def _unavailable_provider(model: str):  # type: ignore[no-untyped-def]
+    raise EmbeddingProviderUnavailable(f"{model} is not installed here")
+
+
+def test_grounding_never_fails_a_generation(uploaded, dpo, monkeypatch):
     uploaded("a.txt", b"Some processed text.\n")
-    settings.EMBEDDING_PROVIDER = "no-such-provider"
+    # The chunks' model cannot embed the query (a provider that cannot be built here).
+    monkeypatch.setattr(embedding, "provider_for", _unavailable_provider)
 
     assert sources_for_document(LegalDocumentFactory(organization=dpo.organization)) == []

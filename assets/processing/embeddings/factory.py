@@ -8,6 +8,7 @@ from assets.processing.embeddings.base import DEFAULT_DIMENSIONS, EmbeddingProvi
 from assets.processing.errors import EmbeddingProviderUnavailable
 
 PROVIDER_NAMES = ("hashing", "local", "openai")
+LOCAL_MODELS = ("minilm", "e5-small")
 
 
 def get_embedding_provider(name: str, **settings: Any) -> EmbeddingProvider:
@@ -15,7 +16,9 @@ def get_embedding_provider(name: str, **settings: Any) -> EmbeddingProvider:
 
     Settings: ``dimensions`` (all; default 384 — ``local`` only supports 384); for
     ``openai``: ``model``, ``api_key``, ``base_url``, ``timeout``, ``max_retries``; for
-    ``local``: ``model_path``, ``tokenizer_path``, ``threads``, ``inference_batch_size``.
+    ``local``: ``model`` (``minilm``, the default, or ``e5-small``), ``threads``, and for
+    MiniLM ``model_path``, ``tokenizer_path``, ``inference_batch_size``, for e5
+    ``engine_path``.
     Heavy dependencies are imported only for the provider asked for. Raises
     EmbeddingProviderUnavailable for an unknown name or when the optional dependencies of
     ``local`` (``pip install '.[local]'``) are missing.
@@ -26,6 +29,15 @@ def get_embedding_provider(name: str, **settings: Any) -> EmbeddingProvider:
 
         return HashingEmbeddingProvider(dimensions=dimensions)
     if name == "local":
+        model = settings.pop("model", "minilm")
+        if model == "e5-small":
+            from assets.processing.embeddings.e5 import E5EmbeddingProvider
+
+            return E5EmbeddingProvider(dimensions=dimensions, **settings)
+        if model != "minilm":
+            raise EmbeddingProviderUnavailable(
+                f"unknown local model {model!r}; choose one of {', '.join(LOCAL_MODELS)}"
+            )
         from assets.processing.embeddings.local import LocalEmbeddingProvider
 
         return LocalEmbeddingProvider(dimensions=dimensions, **settings)
