@@ -68,13 +68,17 @@ def markdown_to_safe_html(markdown: str) -> str:
 _MARKDOWN_DECORATION = re.compile(r"(\*\*|__|`)")
 _HEADING = re.compile(r"^#{1,6}\s+", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A backslash before ASCII punctuation is Markdown's escape (writers escape user text, e.g.
+# "SE \& Co. KG"): plain text shows the character itself.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def markdown_to_text(markdown: str) -> str:
     """Plain text for search, e-mail and the `txt` export: Markdown decoration removed."""
     text = _HEADING.sub("", strip_heading_anchors(markdown))
     text = _LINK.sub(r"\1", text)
-    return _MARKDOWN_DECORATION.sub("", text).strip() + "\n"
+    # Decoration first: an escaped "\*\*" must stay two literal asterisks.
+    return _ESCAPED.sub(r"\1", _MARKDOWN_DECORATION.sub("", text)).strip() + "\n"
 
 
 PAGE_STYLE = """

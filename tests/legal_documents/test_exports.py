@@ -170,6 +170,13 @@ def test_the_text_export_is_the_markdown_without_decoration(meta: ExportMeta) ->
     assert "## " not in text
 
 
+def test_the_text_export_shows_user_punctuation_without_markdown_escapes() -> None:
+    # Writers escape user text (escape_inline): "SE & Co. KG" is "SE \\& Co. KG" in Markdown.
+    text = markdown_to_text("- Personio SE \\& Co. KG \\*intern\\* \\#1 (processor)\n")
+
+    assert text == "- Personio SE & Co. KG *intern* #1 (processor)\n"
+
+
 # -- html -----------------------------------------------------------------------------------
 
 
