@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from audit.services import record_event
 from compliance.report import SEVERITIES, ReportItem, open_breaches, register_facts, register_report
@@ -29,6 +31,19 @@ ADMIN_PAGES = {
     "transfer": "admin:register_transfer_change",
     "document": "admin:legal_documents_legaldocument_change",
 }
+# The report's codes (the API's words) as the admin shows them, in the user's language. The
+# items' findings and actions stay the API's English: they are the report's own text.
+SEVERITY_LABELS = {
+    "high": pgettext_lazy("report severity", "high"),
+    "medium": pgettext_lazy("report severity", "medium"),
+    "low": pgettext_lazy("report severity", "low"),
+}
+OBJECT_LABELS = {
+    "processing_activity": _("processing activity"),
+    "vendor": _("vendor"),
+    "transfer": _("transfer"),
+    "document": _("document"),
+}
 
 
 def _object_links(item: ReportItem) -> list[dict[str, str]]:
@@ -38,12 +53,20 @@ def _object_links(item: ReportItem) -> list[dict[str, str]]:
             url = reverse(ADMIN_PAGES[obj.type], args=[obj.id])
         except (KeyError, NoReverseMatch):
             url = ""
-        links.append({"type": obj.type.replace("_", " "), "name": obj.name, "url": url})
+        label = OBJECT_LABELS.get(obj.type, obj.type.replace("_", " "))
+        links.append({"type": label, "name": obj.name, "url": url})
     return links
 
 
 def _rows(items: list[ReportItem]) -> list[dict[str, Any]]:
-    return [{"item": item, "links": _object_links(item)} for item in items]
+    return [
+        {
+            "item": item,
+            "links": _object_links(item),
+            "severity_label": SEVERITY_LABELS.get(item.severity, item.severity),
+        }
+        for item in items
+    ]
 
 
 def _audit(request: HttpRequest, organization: Organization, view: str, **details: Any) -> None:
@@ -64,7 +87,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
     """Counts by status, stale documents, report items by severity, reviews due in the next
     30 days, open breaches with the time left to notify."""
     organization = admin_organization(request)
-    context = _context(request, "DPO start page")
+    context = _context(request, gettext("DPO start page"))
     if organization is None:
         return render(request, "admin/compliance/start.html", {**context, "organization": None})
     now = timezone.now()
@@ -117,6 +140,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
             "severity_counts": [
                 {
                     "severity": s,
+                    "label": SEVERITY_LABELS[s],
                     "count": sum(1 for i in items if i.severity == s),
                     "url": f"{report_url}?severity={s}",
                 }
@@ -135,7 +159,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
 def register_report_view(request: HttpRequest) -> HttpResponse:
     """The consistency report, most severe first; `?severity=` and `?kind=` narrow it."""
     organization = admin_organization(request)
-    context = _context(request, "Register consistency report")
+    context = _context(request, gettext("Register consistency report"))
     if organization is None:
         return render(request, "admin/compliance/report.html", {**context, "organization": None})
     items = register_report(organization_id=organization.pk, now=timezone.now())
@@ -153,7 +177,7 @@ def register_report_view(request: HttpRequest) -> HttpResponse:
             "organization": organization,
             "rows": _rows(shown),
             "severity": severity or "",
-            "severities": SEVERITIES,
+            "severities": [(name, SEVERITY_LABELS[name]) for name in SEVERITIES],
             "total": len(items),
         },
     )

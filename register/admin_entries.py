@@ -18,6 +18,8 @@ from django.db.models import Count, JSONField, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers as drf
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -58,7 +60,7 @@ class RegisterEntryForm(forms.ModelForm):
         if name and organization is not None:
             others = self._meta.model.objects.filter(organization=organization, name=name)
             if others.exclude(pk=self.instance.pk).exists():
-                self.add_error("name", "This name is already used in your register.")
+                self.add_error("name", gettext("This name is already used in your register."))
         return cleaned
 
 
@@ -74,10 +76,16 @@ class VendorForm(RegisterEntryForm):
     api_serializer = VendorSerializer
 
     transfer_mechanism = forms.ChoiceField(
-        choices=[("", "— recognised from the wording —"), *((c, c) for c in TRANSFER_SAFEGUARDS)],
+        choices=[
+            ("", _("— recognised from the wording —")),
+            *((c, c) for c in TRANSFER_SAFEGUARDS),
+        ],
         required=False,
-        help_text="Leave blank to recognise it from the wording (e.g. 'Standard Contractual"
-        " Clauses', 'adequacy decision').",
+        label=_("transfer mechanism"),
+        help_text=_(
+            "Leave blank to recognise it from the wording (e.g. 'Standard Contractual"
+            " Clauses', 'adequacy decision')."
+        ),
     )
 
     class Meta:
@@ -92,7 +100,9 @@ class VendorForm(RegisterEntryForm):
             if code is None:
                 self.add_error(
                     "transfer_mechanism_wording",
-                    "No transfer mechanism is recognised in this wording; choose its code.",
+                    gettext(
+                        "No transfer mechanism is recognised in this wording; choose its code."
+                    ),
                 )
             cleaned["transfer_mechanism"] = code or ""
         return cleaned
@@ -138,7 +148,7 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
     def _scoped_or_404(self, request: HttpRequest, object_id: str) -> None:
         # simple-history shows the historical rows of any id, even outside the queryset.
         if not self.get_queryset(request).filter(pk=object_id).exists():
-            raise Http404("No such entry in your organization's register.")
+            raise Http404(gettext("No such entry in your organization's register."))
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict | None = None
@@ -155,7 +165,7 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
     ) -> HttpResponse:
         self._scoped_or_404(request, object_id)
         if request.method != "GET":
-            raise PermissionDenied("History is read-only.")
+            raise PermissionDenied(gettext("History is read-only."))
         return super().history_form_view(request, object_id, version_id, extra_context)
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
@@ -166,7 +176,10 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
             else:
                 organization = admin_organization(request)
                 if organization is None:  # a superuser without a membership
-                    raise DomainError("Add the entry as a member of its organization.")
+                    # Marked so that the admin shows it translated (common.admin_errors).
+                    raise DomainError(
+                        gettext_noop("Add the entry as a member of its organization.")
+                    )
                 saved = self.create(
                     organization=organization, actor=admin_actor(request), data=data
                 )
@@ -203,17 +216,17 @@ class ProcessingActivityAdmin(RegisterEntryAdmin):
     history_list_display = ["revision"]
     fieldsets = [
         (None, {"fields": ["name", "reference", "description", "owner", "role", "revision"]}),
-        ("Purposes and legal bases", {"fields": [
+        (_("Purposes and legal bases"), {"fields": [
             "purposes", "legal_bases", "consent_withdrawal",
         ]}),
-        ("Data", {"fields": [
+        (_("Data"), {"fields": [
             "data_subjects", "data_categories", "special_categories", "art9_conditions",
             "retention",
         ]}),
-        ("Recipients and vendors", {"fields": [
+        (_("Recipients and vendors"), {"fields": [
             "vendors", "vendor_links", "recipients", "transfer_links", "joint_controllers",
         ]}),
-        ("Security, DPIA and review", {"fields": [
+        (_("Security, DPIA and review"), {"fields": [
             "security_measures", "systems", "dpia_screening", "next_review_date",
             "created_at", "updated_at",
         ]}),
@@ -232,23 +245,23 @@ class ProcessingActivityAdmin(RegisterEntryAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).annotate(vendor_total=Count("vendors", distinct=True))
 
-    @admin.display(description="Legal bases")
+    @admin.display(description=_("Legal bases"))
     def legal_bases_display(self, activity: ProcessingActivity) -> str:
         return "; ".join(wording(entry) for entry in activity.legal_bases) or "—"
 
-    @admin.display(description="Vendors", ordering="vendor_total")
+    @admin.display(description=_("Vendors"), ordering="vendor_total")
     def vendor_count(self, activity: ProcessingActivity) -> int:
         return getattr(activity, "vendor_total", 0)
 
-    @admin.display(description="DPIA required", boolean=True)
+    @admin.display(description=_("DPIA required"), boolean=True)
     def dpia_required(self, activity: ProcessingActivity) -> bool:
         return dpia_screening(activity).required
 
-    @admin.display(description="Vendor pages")
+    @admin.display(description=_("Vendor pages"))
     def vendor_links(self, activity: ProcessingActivity) -> str:
         return _links(activity.vendors.all(), "admin:register_vendor_change")
 
-    @admin.display(description="Transfers outside the EEA")
+    @admin.display(description=_("Transfers outside the EEA"))
     def transfer_links(self, activity: ProcessingActivity) -> str:
         return _links(activity.transfers.all(), "admin:register_transfer_change")
 
@@ -289,19 +302,19 @@ class VendorAdmin(RegisterEntryAdmin):
             .annotate(activity_total=Count("activities", distinct=True))
         )
 
-    @admin.display(description="Outside the EEA", boolean=True)
+    @admin.display(description=_("Outside the EEA"), boolean=True)
     def outside_eea(self, vendor: Vendor) -> bool:
         return bool(vendor.country) and not is_in_eea(vendor.country)
 
-    @admin.display(description="Activities", ordering="activity_total")
+    @admin.display(description=_("Activities"), ordering="activity_total")
     def activity_count(self, vendor: Vendor) -> int:
         return getattr(vendor, "activity_total", 0)
 
-    @admin.display(description="Activity pages")
+    @admin.display(description=_("Activity pages"))
     def activity_links(self, vendor: Vendor) -> str:
         return _links(vendor.activities.all(), "admin:register_processingactivity_change")
 
-    @admin.display(description="Transfers outside the EEA")
+    @admin.display(description=_("Transfers outside the EEA"))
     def transfer_links(self, vendor: Vendor) -> str:
         return _links(vendor.transfers.all(), "admin:register_transfer_change")
 

@@ -20,6 +20,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from common.domain import DomainError
 from organizations.admin_scoping import admin_actor, admin_membership
@@ -28,12 +30,21 @@ from register.models import ProcessingActivity
 
 PREVIEW_SECONDS = 30 * 60
 TEMPLATE = "admin/register/processingactivity/import.html"
+# The plan's codes (the API's words) as the admin shows them, in the user's language.
+ENTITY_LABELS = {"activity": _("processing activity"), "vendor": _("vendor")}
+SHEET_KIND_LABELS = {"activities": _("processing activities"), "vendors": _("vendors")}
+ACTION_LABELS = {
+    "created": pgettext_lazy("register import row", "created"),
+    "updated": pgettext_lazy("register import row", "updated"),
+    "unchanged": pgettext_lazy("register import row", "unchanged"),
+    "skipped": pgettext_lazy("register import row", "skipped"),
+}
 
 
 class RegisterUploadForm(forms.Form):
     file = forms.FileField(
-        label="Register (XLSX or CSV)",
-        help_text="Columns are recognised by their headers in English, German or French.",
+        label=_("Register (XLSX or CSV)"),
+        help_text=_("Columns are recognised by their headers in English, German or French."),
         widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv,text/csv"}),
     )
 
@@ -63,11 +74,11 @@ def register_import_admin_view(request: HttpRequest) -> HttpResponse:
     """GET: the upload form. POST file: the preview. POST token: apply the previewed file."""
     membership = admin_membership(request)
     if membership is None or not membership.can_write:
-        raise PermissionDenied("Only members who may write can import a register.")
+        raise PermissionDenied(gettext("Only members who may write can import a register."))
     context: dict[str, Any] = {
         **admin.site.each_context(request),
         "opts": ProcessingActivity._meta,
-        "title": "Import a register of processing activities",
+        "title": gettext("Import a register of processing activities"),
         "max_bytes": MAX_FILE_BYTES,
         "changelist_url": _changelist_url(),
     }
@@ -103,17 +114,25 @@ def _plan_context(plan: ImportPlan) -> dict[str, Any]:
     rows = [row.as_dict() for row in plan.rows]
     for row in rows:
         row["link"] = _entry_link(row)
+        row["entity_label"] = ENTITY_LABELS.get(row["entity"], row["entity"])
+        row["action_label"] = ACTION_LABELS.get(row["action"], row["action"])
+    sheets = [layout.as_dict() for layout in plan.layouts]
+    for sheet in sheets:
+        sheet["kind_label"] = SHEET_KIND_LABELS.get(str(sheet["kind"]), sheet["kind"])
     return {
         "rows": rows,
         "totals": plan.totals(),
-        "sheets": [layout.as_dict() for layout in plan.layouts],
+        "sheets": sheets,
         "ignored_sheets": plan.ignored_sheets,
     }
 
 
 def _preview(request: HttpRequest, uploaded: Any) -> dict[str, Any]:
     if uploaded.size > MAX_FILE_BYTES:
-        return {"error": f"A register import takes at most {MAX_FILE_BYTES:,} bytes."}
+        return {
+            "error": gettext("A register import takes at most %(max_bytes)s bytes.")
+            % {"max_bytes": f"{MAX_FILE_BYTES:,}"}
+        }
     content = uploaded.read()
     file_name = uploaded.name or "register"
     result = _run(request, content=content, file_name=file_name, dry_run=True)
@@ -133,7 +152,11 @@ def _preview(request: HttpRequest, uploaded: Any) -> dict[str, Any]:
 def _apply(request: HttpRequest, token: str) -> dict[str, Any]:
     stored = cache.get(_cache_key(request, token))
     if stored is None:
-        return {"error": "The preview has expired or was already applied: upload the file again."}
+        return {
+            "error": gettext(
+                "The preview has expired or was already applied: upload the file again."
+            )
+        }
     cache.delete(_cache_key(request, token))
     file_name, content = stored
     result = _run(request, content=content, file_name=file_name, dry_run=False)

@@ -15,31 +15,32 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from organizations.models import Organization
 
 
 class ActivityRole(models.TextChoices):
-    CONTROLLER = "controller", "Controller"
-    JOINT_CONTROLLER = "joint-controller", "Joint controller"
-    PROCESSOR = "processor", "Processor"
+    CONTROLLER = "controller", _("Controller")
+    JOINT_CONTROLLER = "joint-controller", _("Joint controller")
+    PROCESSOR = "processor", _("Processor")
 
 
 class VendorRole(models.TextChoices):
-    PROCESSOR = "processor", "Processor (Art. 28)"
-    SUB_PROCESSOR = "sub-processor", "Sub-processor"
-    CONTROLLER = "controller", "Independent controller"
-    JOINT_CONTROLLER = "joint-controller", "Joint controller"
-    PUBLIC_AUTHORITY = "public-authority", "Public authority"
-    OTHER = "other", "Other recipient"
+    PROCESSOR = "processor", _("Processor (Art. 28)")
+    SUB_PROCESSOR = "sub-processor", _("Sub-processor")
+    CONTROLLER = "controller", _("Independent controller")
+    JOINT_CONTROLLER = "joint-controller", _("Joint controller")
+    PUBLIC_AUTHORITY = "public-authority", _("Public authority")
+    OTHER = "other", _("Other recipient")
 
 
 class DpaStatus(models.TextChoices):
-    NONE = "none", "No DPA"
-    REQUESTED = "requested", "Requested"
-    SIGNED = "signed", "Signed"
-    NOT_REQUIRED = "not-required", "Not required"
+    NONE = "none", _("No DPA")
+    REQUESTED = "requested", _("Requested")
+    SIGNED = "signed", _("Signed")
+    NOT_REQUIRED = "not-required", _("Not required")
 
 
 class RegisterEntry(models.Model):

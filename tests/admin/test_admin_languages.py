@@ -7,17 +7,29 @@ Accept-Language. Django's own texts come from Django's catalogs, ours from `loca
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html import unescape
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.admin.support import add_url, change_url
+from tests.compliance.register_seed import clean_register
+from tests.factories import LegalDocumentFactory
+from tests.register.factories import ProcessingActivityFactory
+from tests.support.register_workbook import register_workbook
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "admin:legal_documents_legaldocument_changelist"
+ACTIVITIES = "admin:register_processingactivity_changelist"
+VENDORS = "admin:register_vendor_changelist"
+IMPORT = "register_processingactivity_import"
+REPORT = "admin:compliance_register_report"
+START = "admin:compliance_start"
 # Frequent English words of our own texts; none is a German word. A German page showing one
 # outside user data has a text nobody marked for translation (or a translation missing).
 ENGLISH_WORDS = frozenset({
@@ -84,11 +96,94 @@ def test_the_dpo_console_pages_in_german(dpo_staff, document):
     assert "Prüfung der Hash-Kette" in chain and "gültig" in chain
 
 
-@pytest.mark.parametrize(
-    "page",
-    ["changelist", "change", "choose_type", "asset_search", "chain", "index", "audit_list"],
-)
+def seeded_register(organization):  # type: ignore[no-untyped-def]
+    """A register with a finding of every severity's kind, a review due and a stale document."""
+    register = clean_register(organization)
+    register["dpia"].delete()  # the CCTV activity lacks its DPIA (high)
+    ProcessingActivityFactory(
+        organization=organization, name="Visitor log",
+        next_review_date=timezone.now().date() + timedelta(days=12),
+    )  # fmt: skip
+    LegalDocumentFactory(
+        organization=organization, document_type="PRIVACY_POLICY",
+        stale_since=timezone.now() - timedelta(days=2),
+    )  # fmt: skip
+    return register
+
+
+def test_the_register_pages_in_german(dpo_staff):
+    register = seeded_register(dpo_staff.organization)
+    client = german(dpo_staff.client)
+    activities = client.get(reverse(ACTIVITIES)).content.decode()
+    for text in (
+        "Verzeichnis von Verarbeitungstätigkeiten", "Verarbeitungstätigkeiten",
+        "Verzeichnis importieren (XLSX/CSV)", "Rechtsgrundlagen", "DSFA erforderlich",
+        "nächste Überprüfung am", "Verantwortlicher",
+    ):  # fmt: skip
+        assert text in activities, text
+    vendors = client.get(reverse(VENDORS)).content.decode()
+    for text in ("Außerhalb des EWR", "Stand des AV-Vertrags", "Auftragsverarbeiter (Art. 28)"):
+        assert text in vendors, text
+    payroll = register["activities"][0]
+    change = client.get(reverse("admin:register_processingactivity_change", args=[payroll.pk]))
+    html = change.content.decode()
+    for text in (
+        "Zwecke und Rechtsgrundlagen", "Kategorien betroffener Personen",
+        "Übermittlungen in Drittländer (außerhalb des EWR)", "Widerruf der Einwilligung",
+    ):  # fmt: skip
+        assert text in html, text
+
+
+def test_the_register_import_in_german(dpo_staff):
+    client = german(dpo_staff.client)
+    upload = client.get(reverse(IMPORT)).content.decode()
+    for text in (
+        "Verzeichnis von Verarbeitungstätigkeiten importieren", "Verzeichnis (XLSX oder CSV)",
+        "Vorschau des Imports", "dieselbe Datei zweimal zu importieren ändert nichts",
+    ):  # fmt: skip
+        assert text in upload, text
+    workbook = SimpleUploadedFile("register.xlsx", register_workbook())
+    preview = client.post(reverse(IMPORT), {"file": workbook}).content.decode()
+    for text in (
+        "(noch wird nichts gespeichert): 18 anzulegen", "Tabellenblatt", "Gelesen als",
+        "Was der Import tun wird", "Geänderte Felder", "Import übernehmen",
+        '<td class="plan-action">angelegt</td>',
+    ):  # fmt: skip
+        assert text in preview, text
+
+
+def test_the_consistency_report_and_the_dpo_start_page_in_german(dpo_staff):
+    seeded_register(dpo_staff.organization)
+    client = german(dpo_staff.client)
+    report = client.get(reverse(REPORT)).content.decode()
+    for text in (
+        "Konsistenzbericht zum Verzeichnis", "Schweregrad:", "Empfohlene Maßnahme",
+        "Feststellung", '<span class="severity severity-high">hoch</span>',
+        "Verarbeitungstätigkeit: <a",
+    ):  # fmt: skip
+        assert text in report, text
+    start = client.get(reverse(START)).content.decode()
+    for text in (
+        "Startseite des Datenschutzbeauftragten", "Dokumente nach Status (",
+        "Bericht zum Verzeichnis (", "Offene Datenpannen (Art. 33 Abs. 1: 72 Stunden)",
+        "Fällige Überprüfungen in den nächsten 30 Tagen", "Veraltete Dokumente",
+        "veraltet seit", "Abgeschlossen", "Der ganze Bericht",
+    ):  # fmt: skip
+        assert text in start, text
+    index = client.get(reverse("admin:index")).content.decode()
+    assert "Datenschutz" in index and "Konsistenzbericht zum Verzeichnis" in index
+
+
+PAGES = [
+    "changelist", "change", "choose_type", "asset_search", "chain", "index", "audit_list",
+    "activities", "vendors", "activity", "vendor", "import", "report", "start",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_german_pages_show_no_english_sentence_of_ours(dpo_staff, document, page):
+    register = seeded_register(dpo_staff.organization)
+    payroll, cloud = register["activities"][0], register["vendors"][1]
     urls = {
         "changelist": reverse(CHANGELIST),
         "change": change_url(document),
@@ -97,6 +192,13 @@ def test_german_pages_show_no_english_sentence_of_ours(dpo_staff, document, page
         "chain": reverse("admin:audit_auditevent_chain"),
         "index": reverse("admin:index"),
         "audit_list": reverse("admin:audit_auditevent_changelist"),
+        "activities": reverse(ACTIVITIES),
+        "vendors": reverse(VENDORS),
+        "activity": reverse("admin:register_processingactivity_change", args=[payroll.pk]),
+        "vendor": reverse("admin:register_vendor_change", args=[cloud.pk]),
+        "import": reverse(IMPORT),
+        "report": reverse(REPORT),
+        "start": reverse(START),
     }
     response = german(dpo_staff.client).get(urls[page])
     assert response.status_code == 200
@@ -117,6 +219,10 @@ def test_german_pages_show_no_english_sentence_of_ours(dpo_staff, document, page
                 r'<th class="field-.*?</th>',
                 r'<div id="changelist-filter">.*?</nav>',
                 r'<ul class="messagelist">.*?</ul>',
+                # The report's findings and actions are the API's (English) text.
+                r'<td class="report-finding">.*?</td>',
+                r'<td class="report-action">.*?</td>',
+                r'<ul class="report-objects">.*?</ul>',
             ),
         )
         & ENGLISH_WORDS

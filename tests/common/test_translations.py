@@ -20,7 +20,10 @@ from common.translations import TRANSLATED, catalog_path, catalog_problems, read
 from legal_documents.exceptions import DocumentHasNoContent, GenerationLimitReached
 
 ROOT = Path(settings.BASE_DIR)
-SOURCES = ("common", "organizations", "audit", "legal_documents", "assets", "webhooks", "templates")
+SOURCES = (
+    "common", "organizations", "audit", "legal_documents", "assets", "webhooks", "register",
+    "compliance", "templates",
+)  # fmt: skip
 
 
 @pytest.fixture
