@@ -56,11 +56,11 @@ def audit_admin_event(
 class StaleFilter(admin.SimpleListFilter):
     """Documents whose register entries changed since they were written (refresh them)."""
 
-    title = "stale (register changed)"
+    title = gettext_lazy("stale (register changed)")
     parameter_name = "stale"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Stale"), ("no", "Up to date")]
+        return [("yes", gettext_lazy("Stale")), ("no", gettext_lazy("Up to date"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() in ("yes", "no"):

@@ -322,13 +322,16 @@ class DocumentFlowAdminMixin:
             actor=admin_actor(request),
         )
         if result.new_version:
-            changed = "; ".join(result.changed_entries) or "no entry"
+            changed = "; ".join(result.changed_entries) or gettext("no entry")
             messages.success(
                 request,
-                f"Refreshed from the register (version {result.document.version}): {changed}.",
+                gettext("Refreshed from the register (version %(version)s): %(changed)s.")
+                % {"version": result.document.version, "changed": changed},
             )
         else:
-            messages.success(request, "Refreshed: the register change left the text unchanged.")
+            messages.success(
+                request, gettext("Refreshed: the register change left the text unchanged.")
+            )
         return HttpResponseRedirect(_change_url(document))
 
     def _iterate(self, request: HttpRequest, document: LegalDocument) -> HttpResponse:

@@ -74,14 +74,14 @@ def _form_field(
         return forms.ModelMultipleChoiceField(
             queryset=activities.order_by("name") if organization else activities.none(),
             widget=forms.CheckboxSelectMultiple,
-            **{**common, "label": "Processing activities of the register"},
+            **{**common, "label": gettext("Processing activities of the register")},
         )
     if name == VENDOR_FIELD:
         vendors = Vendor.objects.filter(organization=organization)
         return forms.ModelChoiceField(
             queryset=vendors.order_by("name") if organization else vendors.none(),
-            empty_label="— none: give the processor below —",
-            **{**common, "label": "Vendor of the register (the processor)"},
+            empty_label=gettext("— none: give the processor below —"),
+            **{**common, "label": gettext("Vendor of the register (the processor)")},
         )
     if isinstance(field, StringOrObjectField):
         # A plain text, or a JSON object when it starts with "{" (validated by the API field).

@@ -22,6 +22,7 @@ import assets.exceptions
 import common.domain
 import legal_documents.exceptions
 import register.exceptions
+import register.importing.errors
 import webhooks.exceptions
 from common.domain import ContentTooLong, DomainError
 from common.errors import (
@@ -68,6 +69,11 @@ SITUATIONS = [
     (assets.exceptions.FileTooLarge(10 * 1024 * 1024), 413, "FILE_TOO_LARGE", {}),
     (register.exceptions.DuplicateName(kind="vendor", name="Acme"), 409, "CONFLICT", {}),
     (register.exceptions.ForeignVendor(["0"]), 400, "VALIDATION_ERROR", {}),
+    (register.importing.errors.RegisterFileUnreadable("The file is empty."), 400,
+     "VALIDATION_ERROR", {}),
+    (register.importing.errors.RegisterFileType("Neither XLSX nor CSV."), 415,
+     "INVALID_FILE_TYPE", {}),
+    (register.importing.errors.RegisterFileTooLarge("Too large."), 413, "FILE_TOO_LARGE", {}),
 ]  # fmt: skip
 
 
