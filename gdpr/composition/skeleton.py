@@ -20,7 +20,7 @@ from gdpr.composition.markdown import (
     item_heading,
     join_blocks,
 )
-from gdpr.i18n import _, activate, format_date
+from gdpr.i18n import _, activate, format_date, mid_sentence
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -122,7 +122,7 @@ def _answers_block(document_type: DocumentType, item_id: str, context: Compositi
         if question.item == item_id and question.id in context.answers:
             answer = format_value(context.answers[question.id])
             lines.append(
-                f"- *{escape_inline(_(question.text))}* ({_(question.article)}):"
+                f"- *{escape_inline(_(question.text))}* ({mid_sentence(_(question.article))}):"
                 f" {escape_inline(answer)}"
             )
     if not lines:
@@ -155,7 +155,7 @@ def section_skeleton(
     numbered = {entry.id: (index, entry) for index, entry in enumerate(document_type.sections, 1)}
     number, section = numbered[section_id]
     intro_writer = document_type.section_intros.get(section.id)
-    article = f" ({_(section.article)})" if section.article else ""
+    article = f" ({mid_sentence(_(section.article))})" if section.article else ""
     return SectionDraft(
         id=section.id,
         number=number,

@@ -29,16 +29,18 @@ DEFAULT_DELETION_DAYS = 30
 
 
 def write_subject_matter(context: CompositionContext) -> str:
+    # A name is bold; a marker keeps its own bold prefix and is never nested in another.
     controller = (
-        escape_inline(context.company_name)
+        f"**{escape_inline(context.company_name)}**"
         if context.company_name
         else marker(_("the controller's name"))
     )
-    processor = context.inline("processorName") or marker(_("the processor's name"))
+    name = context.inline("processorName")
+    processor = f"**{name}**" if name else marker(_("the processor's name"))
     details = context.inline("processorDetails")
     return join_blocks(
         _(
-            "This agreement is made between **{controller}** (the controller) and **{processor}**",
+            "This agreement is made between {controller} (the controller) and {processor}",
             controller=controller,
             processor=processor,
         )
