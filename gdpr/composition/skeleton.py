@@ -143,7 +143,7 @@ def item_draft(document_type: DocumentType, item_id: str, context: CompositionCo
         id=item.id,
         title=_(item.title),
         article=_(item.article),
-        heading=item_heading(_(item.title), _(item.article), item.id),
+        heading=item_heading(_(item.title), mid_sentence(_(item.article)), item.id),
         body=body,
     )
 
