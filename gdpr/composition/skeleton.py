@@ -116,11 +116,18 @@ def build_context(
     return context
 
 
+def _option_labels(options: Sequence[str], value: Any) -> Any:
+    """A choice answer's stored codes (the English option texts) named in the language."""
+    if isinstance(value, list | tuple):
+        return [_(part) if part in options else part for part in value]
+    return _(value) if isinstance(value, str) and value in options else value
+
+
 def _answers_block(document_type: DocumentType, item_id: str, context: CompositionContext) -> str:
     lines = []
     for question in document_type.questions:
         if question.item == item_id and question.id in context.answers:
-            answer = format_value(context.answers[question.id])
+            answer = format_value(_option_labels(question.options, context.answers[question.id]))
             lines.append(
                 f"- *{escape_inline(_(question.text))}* ({mid_sentence(_(question.article))}):"
                 f" {escape_inline(answer)}"

@@ -85,3 +85,19 @@ def test_french_code_joins_put_a_space_before_colons_and_semicolons() -> None:
     assert re.search(r"\S[:;]\s", contact.split("**", 2)[-1]) is None, contact
     empty = _compose("BREACH_NOTIFICATION", "fr", {})
     assert re.search(r"[^\s\u00a0*]: \*\*\[", empty) is None
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_choice_answers_are_named_in_the_document_language(language: str) -> None:
+    markdown = gdpr.compose(
+        document_type=gdpr.get_document_type("DPIA"),
+        inputs=EXAMPLES["DPIA"],
+        answers={
+            "dpoOpinion": "Favourable with reservations",
+            "rightsChannels": ["E-mail", "Web form"],
+        },
+        now=FIXED_NOW,
+        language=language,
+    )
+    assert "Favourable with reservations" not in markdown
+    assert "Web form" not in markdown

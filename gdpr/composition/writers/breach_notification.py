@@ -267,7 +267,7 @@ def write_subjects(context: CompositionContext) -> str:
             "data subjects is **not required** under {art_34_exception}.",
             art_34_exception=decision.art_34_exception,
         )
-    channels = context.inline("communicationChannels")
+    channels = context.choice("communicationChannels")
     how = (
         _(
             "by a public communication or similar measure, since individual messages would involve"

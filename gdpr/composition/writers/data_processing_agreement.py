@@ -195,7 +195,7 @@ def write_compliance_assistance(context: CompositionContext) -> str:
 def write_deletion(context: CompositionContext) -> str:
     days = context.value("deletionPeriodDays")
     days = DEFAULT_DELETION_DAYS if days is None else int(days)
-    choice = context.inline("deletionOrReturn") or _("delete or return, at the controller's choice")
+    choice = context.choice("deletionOrReturn") or _("delete or return, at the controller's choice")
     return _(
         "At the end of the provision of services the processor will: {choice}. "
         "It deletes all personal data and existing copies within {days} days, "
@@ -207,8 +207,8 @@ def write_deletion(context: CompositionContext) -> str:
 
 
 def write_audits(context: CompositionContext) -> str:
-    frequency = context.inline("auditFrequency")
-    certifications = context.inline("certifications")
+    frequency = context.choice("auditFrequency")
+    certifications = context.choice("certifications")
     return join_blocks(
         _(
             "The processor makes available to the controller all information necessary to"

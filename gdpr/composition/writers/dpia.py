@@ -370,7 +370,7 @@ def write_measures(context: CompositionContext) -> str:
 
 def write_dpo_advice(context: CompositionContext) -> str:
     advice = context.text("dpoAdvice")
-    opinion = context.inline("dpoOpinion")
+    opinion = context.choice("dpoOpinion")
     if not advice and not opinion:
         return to_be_completed(_("the DPO's advice on this assessment (Art. 35(2))"))
     return join_blocks(
