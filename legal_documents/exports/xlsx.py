@@ -34,7 +34,8 @@ COLUMNS = (
     ("(g) Technical and organisational measures", "g-security"),
 )
 _SECTION_NUMBER = re.compile(r"^\d+\.\s+")
-_ARTICLE_SUFFIX = re.compile(r"\s*\(Art\.\s.*\)\s*$")
+# The heading's citation in any language ("(Art. 30(1))", "(article 30, paragraphe 1, du RGPD)").
+_ARTICLE_SUFFIX = re.compile(r"\s*\((?:Art\.|[Aa]rt(?:icle|ículo|icolo))\s.*\)\s*$")
 _ACTIVITY_LINE = re.compile(r"^Processing activity:\s*(.+)$", re.MULTILINE)
 # The activity sections' heading prefix, in whichever language the register was written.
 _ACTIVITY_PREFIXES = sorted(in_every_language(ACTIVITY_SECTION_PREFIX), key=len, reverse=True)
