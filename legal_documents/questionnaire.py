@@ -91,7 +91,9 @@ def _question_shape(question: Question, answers: Mapping[str, Any]) -> dict[str,
         "article": _(question.article),
         "required": question.required,
         "answerType": question.answer_type,
+        # The stored codes (answers use them) and their names in the document's language.
         "options": list(question.options),
+        "optionLabels": [_(option) for option in question.options],
         "answer": answers.get(question.id),
     }
 

@@ -78,6 +78,16 @@ class CompositionContext:
         found = self.value(key)
         return None if found is None else escape_block(found)
 
+    def choice(self, key: str) -> str | None:
+        """A questionnaire choice answer as one Markdown line, each option named in the
+        language (answers are stored as the options' English codes, checked on input)."""
+        found = self.value(key)
+        if found is None:
+            return None
+        if isinstance(found, list | tuple):
+            return ", ".join(escape_inline(_(str(part))) for part in found)
+        return escape_inline(_(found) if isinstance(found, str) else format_value(found))
+
     def inline(self, key: str) -> str | None:
         """The value escaped as one Markdown line, or None when absent."""
         found = self.value(key)

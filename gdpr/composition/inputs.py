@@ -20,7 +20,7 @@ from gdpr.composition.recognition import (
     recognise_legal_basis,
     recognise_safeguard,
 )
-from gdpr.i18n import N_, _
+from gdpr.i18n import N_, _, cite_reference, punct
 
 LEGAL_BASIS_LABELS = {
     "consent": N_("consent of the data subject (Art. 6(1)(a))"),
@@ -76,7 +76,9 @@ BREACH_FIELDS = {
 
 def _text(value: Any) -> str:
     if isinstance(value, Mapping):
-        return "; ".join(f"{key}: {_text(part)}" for key, part in value.items())
+        return f"{punct(';')} ".join(
+            f"{key}{punct(':')} {_text(part)}" for key, part in value.items()
+        )
     if isinstance(value, list | tuple):
         return ", ".join(_text(part) for part in value)
     if isinstance(value, bool):
@@ -128,13 +130,13 @@ class CompanyDetails:
         if self.text is not None:
             return [self.text]
         return [
-            f"{_(COMPANY_DETAIL_LABELS[key]) if key in COMPANY_DETAIL_LABELS else key}:"
-            f" {_text(value)}"
+            f"{_(COMPANY_DETAIL_LABELS[key]) if key in COMPANY_DETAIL_LABELS else key}"
+            f"{punct(':')} {_text(value)}"
             for key, value in self.facts
         ]
 
     def __str__(self) -> str:
-        return "; ".join(self.lines())
+        return f"{punct(';')} ".join(self.lines())
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +174,9 @@ class SpecialCategoryCondition:
 
     def __str__(self) -> str:
         return _(
-            'Art. 9(2)({letter}) {art9_conditions}, as stated: "{wording}"',
-            letter=self.letter,
+            '{reference} {art9_conditions}, as stated: "{wording}"',
+            # Built here: a placeholder inside a reference cannot be localised by a catalog.
+            reference=cite_reference(f"Art. 9(2)({self.letter})"),
             art9_conditions=_(ART_9_CONDITIONS[self.letter]),
             wording=self.wording,
         )
@@ -216,7 +219,7 @@ class Recipient:
             self.country,
             _("safeguard: {label}", label=self.safeguard.label) if self.safeguard else None,
         ]
-        details = _joined(*facts, separator="; ")
+        details = _joined(*facts, separator=f"{punct(';')} ")
         return f"{self.name} ({details})" if details else self.name
 
 

@@ -30,6 +30,7 @@ from gdpr.composition.skeleton import (
     section_skeleton,
 )
 from gdpr.composition.writers.record_of_processing import write_processor
+from gdpr.i18n import N_, _, mid_sentence, punct
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -38,17 +39,18 @@ if TYPE_CHECKING:
 REGISTER_ACTIVITIES = "registerActivities"
 CONTROLLER_ITEM = "a-controller"
 PROCESSOR_ITEM = "processor-record"
-ACTIVITY_SECTION_PREFIX = "Processing activity: "
+# Translated where shown; the XLSX export recognises it in every language.
+ACTIVITY_SECTION_PREFIX = N_("Processing activity: ")
 OVERVIEW_HEADERS = (
-    "Processing activity",
-    "Purposes (b)",
-    "Legal basis",
-    "Data subjects (c)",
-    "Personal data (c)",
-    "Recipients (d)",
-    "Third countries (e)",
-    "Erasure (f)",
-    "Security measures (g)",
+    N_("Processing activity"),
+    N_("Purposes (b)"),
+    N_("Legal basis"),
+    N_("Data subjects (c)"),
+    N_("Personal data (c)"),
+    N_("Recipients (d)"),
+    N_("Third countries (e)"),
+    N_("Erasure (f)"),
+    N_("Security measures (g)"),
 )
 NONE = "—"
 
@@ -76,12 +78,12 @@ def activity_name(activity: Mapping[str, Any], position: int) -> str:
         return str(described["name"])
     if isinstance(described, str) and described.strip():
         return described.strip()
-    return f"Activity {position}"
+    return _("Activity {position}", position=position)
 
 
 def _cell(values: Sequence[Any]) -> str:
     texts = [" ".join(str(value).split()) for value in values if str(value).strip()]
-    return "; ".join(dict.fromkeys(texts)) or NONE
+    return f"{punct(';')} ".join(dict.fromkeys(texts)) or NONE
 
 
 def _overview_row(name: str, context: CompositionContext) -> list[str]:
@@ -141,16 +143,24 @@ def compose_register(
     sections: list[str] = []
     number = 1
     overview = table(
-        OVERVIEW_HEADERS, [_overview_row(name, context) for name, context in activities]
+        [_(header) for header in OVERVIEW_HEADERS],
+        [_overview_row(name, context) for name, context in activities],
     )
     sections.append(
         join_blocks(
-            f"## {number}. Record of the controller (Art. 30(1))",
+            _("## {number}. Record of the controller (Art. 30(1))", number=number),
             item_draft(document_type, CONTROLLER_ITEM, organization).markdown,
-            "### Overview of the processing activities (Art. 30(1)(a)-(g))",
-            f"The register holds {len(activities)} processing"
-            f" activit{'y' if len(activities) == 1 else 'ies'}; each is described in its own"
-            " section below.",
+            _("### Overview of the processing activities (Art. 30(1)(a)-(g))"),
+            _(
+                "The register holds one processing activity; it is described in its own"
+                " section below."
+            )
+            if len(activities) == 1
+            else _(
+                "The register holds {count} processing activities; each is described in its"
+                " own section below.",
+                count=len(activities),
+            ),
             overview,
         )
     )
@@ -158,7 +168,8 @@ def compose_register(
         number += 1
         sections.append(
             join_blocks(
-                f"## {number}. {ACTIVITY_SECTION_PREFIX}{escape_inline(name)} (Art. 30(1))",
+                f"## {number}. {_(ACTIVITY_SECTION_PREFIX)}{escape_inline(name)}"
+                f" ({mid_sentence(_('Art. 30(1)'))})",
                 *(item_draft(document_type, item_id, context).markdown for item_id in per_activity),
             )
         )
@@ -173,14 +184,18 @@ def compose_register(
             )
         )
     else:
-        processor_body = (
+        processor_body = _(
             "Not applicable: the organisation acts as processor for none of the activities"
             " of the register."
         )
     sections.append(
         join_blocks(
-            f"## {number}. Record of the processor (Art. 30(2))",
-            item_heading(processor_item.title, processor_item.article, processor_item.id),
+            _("## {number}. Record of the processor (Art. 30(2))", number=number),
+            item_heading(
+                _(processor_item.title),
+                mid_sentence(_(processor_item.article)),
+                processor_item.id,
+            ),
             processor_body,
         )
     )
@@ -188,7 +203,7 @@ def compose_register(
     keeping = section_skeleton(document_type, "keeping", organization)
     sections.append(
         join_blocks(
-            f"## {number}. {keeping.title} ({keeping.article})",
+            f"## {number}. {keeping.title} ({mid_sentence(keeping.article)})",
             keeping.intro,
             *(item.markdown for item in keeping.items),
         )

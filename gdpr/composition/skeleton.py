@@ -20,7 +20,7 @@ from gdpr.composition.markdown import (
     item_heading,
     join_blocks,
 )
-from gdpr.i18n import _, activate, format_date
+from gdpr.i18n import _, activate, format_date, mid_sentence
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -116,13 +116,20 @@ def build_context(
     return context
 
 
+def _option_labels(options: Sequence[str], value: Any) -> Any:
+    """A choice answer's stored codes (the English option texts) named in the language."""
+    if isinstance(value, list | tuple):
+        return [_(part) if part in options else part for part in value]
+    return _(value) if isinstance(value, str) and value in options else value
+
+
 def _answers_block(document_type: DocumentType, item_id: str, context: CompositionContext) -> str:
     lines = []
     for question in document_type.questions:
         if question.item == item_id and question.id in context.answers:
-            answer = format_value(context.answers[question.id])
+            answer = format_value(_option_labels(question.options, context.answers[question.id]))
             lines.append(
-                f"- *{escape_inline(_(question.text))}* ({_(question.article)}):"
+                f"- *{escape_inline(_(question.text))}* ({mid_sentence(_(question.article))}):"
                 f" {escape_inline(answer)}"
             )
     if not lines:
@@ -143,7 +150,7 @@ def item_draft(document_type: DocumentType, item_id: str, context: CompositionCo
         id=item.id,
         title=_(item.title),
         article=_(item.article),
-        heading=item_heading(_(item.title), _(item.article), item.id),
+        heading=item_heading(_(item.title), mid_sentence(_(item.article)), item.id),
         body=body,
     )
 
@@ -155,7 +162,7 @@ def section_skeleton(
     numbered = {entry.id: (index, entry) for index, entry in enumerate(document_type.sections, 1)}
     number, section = numbered[section_id]
     intro_writer = document_type.section_intros.get(section.id)
-    article = f" ({_(section.article)})" if section.article else ""
+    article = f" ({mid_sentence(_(section.article))})" if section.article else ""
     return SectionDraft(
         id=section.id,
         number=number,

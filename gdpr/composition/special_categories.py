@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import SpecialCategoryCondition
 from gdpr.composition.markdown import bullets, join_blocks, to_be_completed
-from gdpr.i18n import _
+from gdpr.i18n import _, cite_reference
 
 _ART_9_WORDS = re.compile(
     r"biometri|genetic|\bhealth|medical|diagnos|racial|ethnic|political\s+opinion|relig"
@@ -120,7 +120,12 @@ def special_category_labels(context: CompositionContext) -> tuple[str, ...]:
     labels = [*found.special, *found.criminal]
     if not labels:
         labels = [
-            _("data processed under Art. 9(2)({letter})", letter=condition.letter)
+            # The letter is known only here: the whole reference is cited in the document's
+            # language (a placeholder inside a reference cannot be localised by the catalog).
+            _(
+                "data processed under {reference}",
+                reference=cite_reference(f"Art. 9(2)({condition.letter})"),
+            )
             for condition in found.conditions
         ]
     return tuple(labels)

@@ -52,9 +52,9 @@ CHECKLIST = (
 QUESTIONS = (
     Question("howDiscovered", N_("How was the breach discovered?"), N_("Helps date awareness."),
              "Art. 33(1)", True, "choice", "a-nature",
-             options=("Internal detection", "Reported by a processor",
-                      "Reported by a data subject", "Reported by a third party",
-                      "Media or public source")),
+             options=(N_("Internal detection"), N_("Reported by a processor"),
+                      N_("Reported by a data subject"), N_("Reported by a third party"),
+                      N_("Media or public source"))),
     Question("breachOngoing", N_("Is the breach still ongoing?"), N_("Containment status."),
              "Art. 33(3)(d)", True, "boolean", "d-measures"),
     Question("containedOn", N_("When was the breach contained?"), N_("Date of containment."),
@@ -71,7 +71,8 @@ QUESTIONS = (
     Question("communicationChannels", N_("How will data subjects be told?"),
              N_("Direct messages unless disproportionate."), "Art. 34(2)", False, "multiChoice",
              "data-subject-communication",
-             options=("E-mail", "Letter", "SMS", "Website notice", "Press release")),
+             options=(N_("E-mail"), N_("Letter"), N_("SMS"), N_("Website notice"),
+                      N_("Press release"))),
 )  # fmt: skip
 
 DOCUMENT_TYPE = DocumentType(

@@ -74,7 +74,8 @@ CHECKLIST = (
 QUESTIONS = (
     Question("requestChannel", N_("How was the request received?"), N_("Any channel is valid."),
              "Art. 12(2)", False, "choice", "requester-identity",
-             options=("Web form", "E-mail", "Postal mail", "In person", "Telephone")),
+             options=(N_("Web form"), N_("E-mail"), N_("Postal mail"), N_("In person"),
+                      N_("Telephone"))),
     Question("actingOnBehalf", N_("Is someone acting on behalf of the data subject?"),
              N_("A representative must show authority."), "Art. 12(6)", True, "boolean",
              "requester-identity"),
@@ -86,7 +87,7 @@ QUESTIONS = (
              False, "text", "erasure"),
     Question("copyFormat", N_("In which format is the copy of the data provided?"),
              N_("Electronic requests get an electronic answer."), "Art. 15(3)", False, "choice",
-             "access", options=("PDF", "Machine-readable (CSV or JSON)", "Paper")),
+             "access", options=(N_("PDF"), N_("Machine-readable (CSV or JSON)"), N_("Paper"))),
     Question("extensionNeeded", N_("Is the two-month extension needed?"),
              N_("Only for complex or numerous requests."), "Art. 12(3)", False, "boolean",
              "deadline"),

@@ -66,7 +66,7 @@ QUESTIONS = (
     Question("recordFormat", N_("In which form is the record kept?"),
              N_("Electronic form is allowed."),
              "Art. 30(3)", True, "choice", "written-form",
-             options=("Electronic", "Paper", "Electronic and paper")),
+             options=(N_("Electronic"), N_("Paper"), N_("Electronic and paper"))),
     Question("recordOwner", N_("Who maintains the record and answers the supervisory authority?"),
              N_("Name a role, not only a person."), "Art. 30(4)", True, "text", "written-form"),
     Question("lastReviewed", N_("When was this entry last reviewed?"),
@@ -74,8 +74,8 @@ QUESTIONS = (
              "Art. 30(1)", False, "date", "written-form"),
     Question("processingCharacteristics", N_("Which of these apply to the processing?"),
              N_("Any of them rules out the Art. 30(5) exemption."), "Art. 30(5)", False,
-             "multiChoice", "exemption", options=("Likely to result in a risk",
-                                                  "Not occasional", "Art. 9 or 10 data")),
+             "multiChoice", "exemption", options=(N_("Likely to result in a risk"),
+                                                  N_("Not occasional"), N_("Art. 9 or 10 data"))),
 )  # fmt: skip
 
 DOCUMENT_TYPE = DocumentType(

@@ -9,8 +9,17 @@
 - `extract`: `python -m gdpr.i18n.extract` writes the templates and updates the catalogs.
 """
 
-from gdpr.i18n.citations import cite, localize_citations
-from gdpr.i18n.formats import format_date, format_datetime, format_decimal, format_number
+from gdpr.i18n.citations import cite, localize_citations, mid_sentence
+from gdpr.i18n.formats import (
+    cite_reference,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    join_list,
+    lower_label,
+    punct,
+)
 from gdpr.i18n.languages import (
     COMPLETE_LANGUAGES,
     DEFAULT_LANGUAGE,
@@ -38,6 +47,7 @@ __all__ = [
     "_",
     "activate",
     "cite",
+    "cite_reference",
     "current_language",
     "format_date",
     "format_datetime",
@@ -46,5 +56,9 @@ __all__ = [
     "gettext",
     "gettext_noop",
     "in_every_language",
+    "join_list",
     "localize_citations",
+    "lower_label",
+    "mid_sentence",
+    "punct",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from gdpr.i18n.citations import cite
 from gdpr.i18n.translation import current_language
 
 _DATE_FORMATS = {"de": "%d.%m.%Y", "fr": "%d/%m/%Y", "es": "%d/%m/%Y", "it": "%d/%m/%Y"}
@@ -41,3 +42,38 @@ def format_decimal(value: float, digits: int = 0, language: str | None = None) -
     language = language or current_language()
     text = f"{value:.{digits}f}"
     return text.replace(".", ",") if language in _GROUPING else text
+
+
+_AND = {"en": "and", "de": "und", "fr": "et", "es": "y", "it": "e"}
+
+
+def join_list(items: list[str] | tuple[str, ...], language: str | None = None) -> str:
+    """ "a and b", "a, b and c" with the language's "and" (never a literal English word)."""
+    language = language or current_language()
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {_AND.get(language, 'and')} " + items[-1]
+
+
+# French typography: a no-break space before ":", ";", "?" and "!".
+_SPACED_PUNCTUATION = {"fr": "\u00a0"}
+
+
+def punct(mark: str, language: str | None = None) -> str:
+    """A separator written by the code (":", ";"), spaced as the language requires
+    ("\u00a0:" in French); msgstrs carry their own typography."""
+    language = language or current_language()
+    return _SPACED_PUNCTUATION.get(language, "") + mark
+
+
+def lower_label(label: str, language: str | None = None) -> str:
+    """A label placed inside a sentence: lower-cased, except German nouns keep their capital."""
+    language = language or current_language()
+    return label if language == "de" else label.lower()
+
+
+def cite_reference(reference: str, language: str | None = None) -> str:
+    """A reference built by the code ("Art. 9(2)(a)", the letter known only at run time) in
+    the language's citation form; English keeps the code's own short form, without "GDPR"."""
+    language = language or current_language()
+    return cite(reference, language, with_law=language != "en")

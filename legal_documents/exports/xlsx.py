@@ -15,6 +15,7 @@ import re
 from gdpr.composition.completeness import item_blocks
 from gdpr.composition.markdown import HEADING_PATTERN
 from gdpr.composition.register import ACTIVITY_SECTION_PREFIX
+from gdpr.i18n import in_every_language
 from legal_documents.exports.base import ExportMeta, ExportRenderError, metadata_rows
 from legal_documents.rendering import markdown_to_text
 
@@ -33,8 +34,11 @@ COLUMNS = (
     ("(g) Technical and organisational measures", "g-security"),
 )
 _SECTION_NUMBER = re.compile(r"^\d+\.\s+")
-_ARTICLE_SUFFIX = re.compile(r"\s*\(Art\.\s.*\)\s*$")
+# The heading's citation in any language ("(Art. 30(1))", "(article 30, paragraphe 1, du RGPD)").
+_ARTICLE_SUFFIX = re.compile(r"\s*\((?:Art\.|[Aa]rt(?:icle|ículo|icolo))\s.*\)\s*$")
 _ACTIVITY_LINE = re.compile(r"^Processing activity:\s*(.+)$", re.MULTILINE)
+# The activity sections' heading prefix, in whichever language the register was written.
+_ACTIVITY_PREFIXES = sorted(in_every_language(ACTIVITY_SECTION_PREFIX), key=len, reverse=True)
 
 
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -88,8 +92,9 @@ def activity_rows(markdown: str, fallback_name: str) -> tuple[list[list[str]], l
         if "b-purposes" not in texts:
             continue
         title = sections[section][1] if section >= 0 else ""
-        if title.startswith(ACTIVITY_SECTION_PREFIX):
-            name = title[len(ACTIVITY_SECTION_PREFIX) :]
+        prefix = next((p for p in _ACTIVITY_PREFIXES if title.startswith(p)), None)
+        if prefix is not None:
+            name = title[len(prefix) :]
         else:
             named = _ACTIVITY_LINE.search(_plain(texts["b-purposes"]))
             name = named.group(1).strip() if named else fallback_name

@@ -107,3 +107,48 @@ def test_the_document_is_complete(language: str, name: str) -> None:
     markdown, _ours = _document(name, language)
     report = gdpr.completeness_report(document_type=gdpr.get_document_type(name), markdown=markdown)
     assert report.complete, report.missing
+
+
+def _register_inputs() -> dict[str, Any]:
+    """A whole register of three activities, one carried out as processor."""
+    activity = FULL_INPUTS["RECORD_OF_PROCESSING"]
+    organization = {
+        key: activity[key]
+        for key in ("companyName", "companyDetails", "dpoContact", "representative")
+        if key in activity
+    }
+    return {
+        **organization,
+        "registerActivities": [
+            {**activity, "processingActivity": {"name": "Payroll"}},
+            {**activity, "processingActivity": {"name": "Customer management"}},
+            {
+                **activity,
+                "processingActivity": {"name": "Client data hosting"},
+                "actsAsProcessor": True,
+                "controllersServed": ["Client Alpha GmbH"],
+            },
+        ],
+    }
+
+
+@pytest.mark.parametrize("language", COMPLETE_LANGUAGES)
+def test_the_whole_register_is_written_in_the_language(language: str) -> None:
+    inputs = _register_inputs()
+    markdown = gdpr.compose(
+        document_type=gdpr.get_document_type("RECORD_OF_PROCESSING"),
+        inputs=inputs,
+        answers=FULL_ANSWERS["RECORD_OF_PROCESSING"],
+        now=FIXED_NOW,
+        language=language,
+    )
+    assert "registerActivities" not in markdown and "Payroll" in markdown
+    ours = without_values(
+        markdown, [*_values(inputs), *_values(FULL_ANSWERS["RECORD_OF_PROCESSING"])]
+    )
+    foreign = foreign_sentences(ours, language)
+    assert not foreign, "\n".join(f"[{lang}] {sentence}" for sentence, lang in foreign)
+    # The table headers and headings are the code's, so they are translated too.
+    if language != "en":
+        for english in ("Record of the controller", "Purposes (b)", "Processing activity: "):
+            assert english not in markdown

@@ -83,6 +83,9 @@ def test_the_questionnaire_is_asked_in_the_document_language(dpo):
     assert articles["childrenData"] == "Art. 8 DSGVO"
     options = {q["id"]: q["options"] for q in questions["questions"]}
     assert "E-mail" in options["rightsRequestChannel"]  # option values are answers: unchanged
+    labels = {q["id"]: q["optionLabels"] for q in questions["questions"]}
+    assert "Webformular" in labels["rightsRequestChannel"]
+    assert "Web form" not in labels["rightsRequestChannel"]
 
 
 def test_a_regenerated_draft_keeps_the_language(dpo):

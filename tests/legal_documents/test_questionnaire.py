@@ -41,6 +41,7 @@ def test_the_questionnaire_lists_the_questions_with_their_shape_and_progress(dpo
         "required": True,
         "answerType": "choice",
         "options": ["E-mail", "Web form", "Postal mail", "Any of these"],
+        "optionLabels": ["E-mail", "Web form", "Postal mail", "Any of these"],
         "answer": None,
     }
     assert {q["answerType"] for q in body["questions"]} == {

@@ -463,3 +463,26 @@ def test_a_language_model_provider_leaves_the_whole_register_to_the_rules(now):
     markdown = provider.write_document(request)
     assert markdown == request.template_markdown()
     assert "Processing activity: Payroll" in markdown
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_a_translated_register_exports_one_row_per_activity_by_name(full_inputs, now, language):
+    from gdpr.composition import compose
+    from gdpr.doctypes.registry import get_document_type
+    from legal_documents.exports.xlsx import activity_rows
+
+    activity = full_inputs["RECORD_OF_PROCESSING"]
+    markdown = compose(
+        document_type=get_document_type("RECORD_OF_PROCESSING"),
+        inputs={
+            "companyName": "Acme",
+            "registerActivities": [
+                {**activity, "processingActivity": {"name": "Payroll"}},
+                {**activity, "processingActivity": {"name": "Newsletter"}},
+            ],
+        },
+        now=now,
+        language=language,
+    )
+    rows, _processors = activity_rows(markdown, "Record of Processing Activities")
+    assert [row[0] for row in rows] == ["Payroll", "Newsletter"]

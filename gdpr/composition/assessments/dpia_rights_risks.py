@@ -17,6 +17,15 @@ from gdpr.composition.assessments.dpia_risk import RiskRating
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
 from gdpr.i18n import N_, _
 
+# What each family of rights measures is called in the document.
+RIGHTS_MEASURE_LABELS = {
+    "minimisation": N_("minimisation"),
+    "human-review": N_("human review"),
+    "transparency": N_("transparency"),
+    "control": N_("control"),
+    "purpose-lock": N_("purpose lock"),
+}
+
 # (key, recognised wording, what it acts on: (risk key, "severity" | "likelihood"), advice).
 _RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...], str], ...] = (
     (

@@ -130,6 +130,19 @@ def write_processor_notification(context: CompositionContext) -> str:
     )
 
 
+# The stored codes of the breach types (Art. 33, Guidelines 9/2022), named in the document.
+_BREACH_TYPE_LABELS = {
+    "confidentiality": N_("confidentiality"),
+    "integrity": N_("integrity"),
+    "availability": N_("availability"),
+}
+
+
+def _breach_type(code: str) -> str:
+    label = _BREACH_TYPE_LABELS.get(code)
+    return _(label) if label else escape_inline(code)
+
+
 def write_nature(context: CompositionContext) -> str:
     subjects = context.value("approximateSubjects")
     records = context.value("approximateRecords")
@@ -137,9 +150,7 @@ def write_nature(context: CompositionContext) -> str:
     occurred = _as_datetime(context.value("occurredAt"))
     return join_blocks(
         text_or_marker(context, "breachNature", _("what happened (nature of the breach)")),
-        _("Type of breach: {types}.", types=", ".join(map(escape_inline, types)))
-        if types
-        else None,
+        _("Type of breach: {types}.", types=", ".join(map(_breach_type, types))) if types else None,
         _("The breach occurred at {occurred}.", occurred=format_datetime(occurred))
         if occurred
         else None,
@@ -256,7 +267,7 @@ def write_subjects(context: CompositionContext) -> str:
             "data subjects is **not required** under {art_34_exception}.",
             art_34_exception=decision.art_34_exception,
         )
-    channels = context.inline("communicationChannels")
+    channels = context.choice("communicationChannels")
     how = (
         _(
             "by a public communication or similar measure, since individual messages would involve"

@@ -16,15 +16,15 @@ from gdpr.composition.markdown import (
     to_be_completed,
 )
 from gdpr.composition.transfers import Instrument, describe_instrument
-from gdpr.i18n import _
+from gdpr.i18n import _, punct
 
 
 def list_or_marker(context: CompositionContext, key: str, label: str, needed: str) -> str:
     """'label:' and a bullet list of the values, or the marker saying what is needed."""
     values = context.items(key)
     if not values:
-        return f"{label}: {to_be_completed(needed)}"
-    return f"{label}:\n\n{bullets(values)}"
+        return f"{label}{punct(':')} {to_be_completed(needed)}"
+    return f"{label}{punct(':')}\n\n{bullets(values)}"
 
 
 def text_or_marker(context: CompositionContext, key: str, needed: str) -> str:

@@ -29,16 +29,18 @@ DEFAULT_DELETION_DAYS = 30
 
 
 def write_subject_matter(context: CompositionContext) -> str:
+    # A name is bold; a marker keeps its own bold prefix and is never nested in another.
     controller = (
-        escape_inline(context.company_name)
+        f"**{escape_inline(context.company_name)}**"
         if context.company_name
         else marker(_("the controller's name"))
     )
-    processor = context.inline("processorName") or marker(_("the processor's name"))
+    name = context.inline("processorName")
+    processor = f"**{name}**" if name else marker(_("the processor's name"))
     details = context.inline("processorDetails")
     return join_blocks(
         _(
-            "This agreement is made between **{controller}** (the controller) and **{processor}**",
+            "This agreement is made between {controller} (the controller) and {processor}",
             controller=controller,
             processor=processor,
         )
@@ -193,7 +195,7 @@ def write_compliance_assistance(context: CompositionContext) -> str:
 def write_deletion(context: CompositionContext) -> str:
     days = context.value("deletionPeriodDays")
     days = DEFAULT_DELETION_DAYS if days is None else int(days)
-    choice = context.inline("deletionOrReturn") or _("delete or return, at the controller's choice")
+    choice = context.choice("deletionOrReturn") or _("delete or return, at the controller's choice")
     return _(
         "At the end of the provision of services the processor will: {choice}. "
         "It deletes all personal data and existing copies within {days} days, "
@@ -205,8 +207,8 @@ def write_deletion(context: CompositionContext) -> str:
 
 
 def write_audits(context: CompositionContext) -> str:
-    frequency = context.inline("auditFrequency")
-    certifications = context.inline("certifications")
+    frequency = context.choice("auditFrequency")
+    certifications = context.choice("certifications")
     return join_blocks(
         _(
             "The processor makes available to the controller all information necessary to"

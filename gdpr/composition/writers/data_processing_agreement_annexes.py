@@ -10,8 +10,8 @@ a transfer: Decision (EU) 2021/914, Module 2 (or 3 for a sub-processor chain).
 from __future__ import annotations
 
 from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY, classify_measures
-from gdpr.composition.context import CompositionContext
-from gdpr.composition.inputs import SubProcessor, Transfer
+from gdpr.composition.context import CompositionContext, format_value
+from gdpr.composition.inputs import CompanyDetails, SubProcessor, Transfer
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
@@ -218,7 +218,14 @@ def write_governing_law(context: CompositionContext) -> str:
 
 def _party_rows(context: CompositionContext) -> list[tuple[str, str, str, str]]:
     details = context.value("companyDetails")
-    controller_address = context.inline("companyDetails") if details is not None else None
+    controller_address = None
+    if isinstance(details, CompanyDetails) and details.text is None:
+        # Labelled facts carry their own labels ("Address: ..."): the row shows the
+        # address alone after its own "address:" label.
+        address = details.get("address")
+        controller_address = escape_inline(format_value(address)) if address else None
+    elif details is not None:
+        controller_address = context.inline("companyDetails")
     return [
         (
             _("Controller"),

@@ -138,7 +138,7 @@ def write_identity(context: CompositionContext) -> str:
     verification = context.text("identityVerification")
     on_behalf = context.flag("actingOnBehalf")
     authority = context.text("representativeAuthority") if on_behalf else None
-    channel = context.inline("requestChannel")
+    channel = context.choice("requestChannel")
     return join_blocks(
         _(
             "- **Full name:** {name}\n- **Address, e-mail or telephone:** "
@@ -193,7 +193,7 @@ def _availability(right: str, context: CompositionContext) -> str | None:
 
 def _extra(right: str, context: CompositionContext, ticked: bool) -> str | None:
     if right == "access" and context.has("copyFormat"):
-        return _("Copy provided as: {copy_format}.", copy_format=context.inline("copyFormat"))
+        return _("Copy provided as: {copy_format}.", copy_format=context.choice("copyFormat"))
     if right == "erasure" and context.has("retentionDuty"):
         return _("Retention duty that applies: ") + (context.text("retentionDuty") or "")
     if right == "objection":

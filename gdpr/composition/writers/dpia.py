@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from gdpr.composition.assessments.dpia_rights_risks import RIGHTS_MEASURE_LABELS
 from gdpr.composition.assessments.dpia_risk import (
     SCALE_LABELS,
     RiskAssessment,
@@ -39,7 +40,7 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
-from gdpr.i18n import N_, _, format_date
+from gdpr.i18n import N_, _, format_date, join_list, lower_label
 
 _MET = {True: N_("Met"), False: N_("Not met"), None: N_("Not stated")}
 
@@ -104,7 +105,7 @@ def _risks_known(context: CompositionContext) -> str | None:
         )
         if not context.has(key)
     ]
-    return " and ".join(missing) if missing else None
+    return join_list(missing) if missing else None
 
 
 def write_description(context: CompositionContext) -> str:
@@ -348,7 +349,9 @@ def write_measures(context: CompositionContext) -> str:
             line += _(" Recommended: ") + " ".join(risk.recommendations)
         per_risk.append(line)
     for risk in assessment.risks.rights_risks:
-        acting = ", ".join(risk.mitigating_families).replace("-", " ") or _("none yet")
+        acting = ", ".join(_(RIGHTS_MEASURE_LABELS[f]) for f in risk.mitigating_families) or _(
+            "none yet"
+        )
         line = _("- **{label}**: mitigated by {acting}.", label=risk.label, acting=acting)
         if risk.recommendations:
             line += _(" Recommended: ") + " ".join(risk.recommendations)
@@ -367,7 +370,7 @@ def write_measures(context: CompositionContext) -> str:
 
 def write_dpo_advice(context: CompositionContext) -> str:
     advice = context.text("dpoAdvice")
-    opinion = context.inline("dpoOpinion")
+    opinion = context.choice("dpoOpinion")
     if not advice and not opinion:
         return to_be_completed(_("the DPO's advice on this assessment (Art. 35(2))"))
     return join_blocks(
@@ -400,7 +403,7 @@ def write_prior_consultation(context: CompositionContext) -> str:
         )
     risks: RiskAssessment = context.assessment.risks
     if risks.prior_consultation_required:
-        names = ", ".join(risk.label.lower() for risk in risks.high_residual)
+        names = ", ".join(lower_label(risk.label) for risk in risks.high_residual)
         return _(
             "**Prior consultation is required.** A high residual risk remains "
             "({names}). The processing must not start before the supervisory "

@@ -175,7 +175,7 @@ def write_action_plan(context: CompositionContext) -> str:
 
 
 def write_validation(context: CompositionContext) -> str:
-    decision = context.inline("controllerDecision")
+    decision = context.choice("controllerDecision")
     name = context.inline("validatedBy")
     when = context.inline("validationDate")
     missing = [
@@ -194,7 +194,11 @@ def write_validation(context: CompositionContext) -> str:
     ]
     risks = getattr(context.assessment, "risks", None)
     consult = bool(risks and risks.prior_consultation_required)
-    starts = bool(decision and decision.lower().startswith("processing may start"))
+    # Compared on the stored code, never on the translated text.
+    raw_decision = context.value("controllerDecision")
+    starts = isinstance(raw_decision, str) and raw_decision.lower().startswith(
+        "processing may start"
+    )
     return join_blocks(
         _(
             "The controller, who remains responsible (Art. 24(1)), validates the assessment in"

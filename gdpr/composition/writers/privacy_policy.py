@@ -177,7 +177,7 @@ def _portability_line(rights: ApplicableRights) -> str | None:
 
 
 def write_rights(context: CompositionContext) -> str:
-    channel = context.inline("rightsRequestChannel")
+    channel = context.choice("rightsRequestChannel")
     rights = rights_of(context)
     entries = [
         _("access your data and receive a copy (Art. 15)"),
@@ -257,7 +257,7 @@ def write_objection(context: CompositionContext) -> str:
             " the public interest, and we do not use your data for direct marketing: the right"
             " to object of Art. 21(1)-(2) therefore does not apply."
         )
-    channel = context.inline("rightsRequestChannel")
+    channel = context.choice("rightsRequestChannel")
     blocks.append(
         _("To object, contact us at the address above")
         + (_(" (by: {channel})", channel=channel) if channel else "")
@@ -321,7 +321,7 @@ def write_automated(context: CompositionContext) -> str:
             "We do not take decisions based solely on automated processing, including"
             " profiling, that produce legal or similarly significant effects (Art. 22)."
         )
-    safeguards = context.items("automatedDecisionSafeguards")
+    safeguards = [_(str(option)) for option in context.items("automatedDecisionSafeguards")]
     return join_blocks(
         _("We take decisions based solely on automated processing, including profiling."),
         _("Logic involved, significance and envisaged consequences: ")

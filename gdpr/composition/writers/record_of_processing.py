@@ -129,7 +129,7 @@ def write_processor(context: CompositionContext) -> str:
 
 
 def write_form(context: CompositionContext) -> str:
-    form = context.inline("recordFormat") or _("electronic form")
+    form = context.choice("recordFormat") or _("electronic form")
     owner = context.inline("recordOwner")
     return join_blocks(
         _(
@@ -148,7 +148,7 @@ def write_exemption(context: CompositionContext) -> str:
         " is likely to result in a risk to the rights and freedoms of data subjects, is not"
         " occasional, or includes Art. 9(1) or Art. 10 data."
     )
-    exceptions = context.items("processingCharacteristics")
+    exceptions = [_(str(option)) for option in context.items("processingCharacteristics")]
     if count is None:
         verdict = _("The record is kept whatever the headcount, as good practice.")
     elif int(count) >= EXEMPTION_THRESHOLD:
