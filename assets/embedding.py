@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from assets.processing.embeddings import EmbeddingProvider, get_embedding_provider
+from assets.worker import embedding_threads
 
 _lock = threading.Lock()
 _cache: dict[tuple[Any, ...], EmbeddingProvider] = {}
@@ -28,6 +29,8 @@ def embedding_provider() -> EmbeddingProvider:
             "api_key": settings.OPENAI_API_KEY,
             "base_url": settings.OPENAI_BASE_URL,
         }
+    if name == "local":  # its threads depend on how many models this worker runs
+        options["threads"] = embedding_threads()
     key = (name, *sorted(options.items()))
     with _lock:
         provider = _cache.get(key)
