@@ -12,3 +12,8 @@ class AssetsConfig(AppConfig):
         # worker and manage.py process; Django's checks require it), not by the settings,
         # which only read the environment.
         Path(settings.FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
+        # An ingestion worker loads its embedding model as its processes start; a Celery
+        # worker sets Django up before it sends these signals (assets/worker.py).
+        from assets import worker
+
+        worker.connect_celery_signals()

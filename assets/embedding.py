@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 
 from assets.processing.embeddings import EmbeddingProvider, get_embedding_provider
+from assets.worker import embedding_threads
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ def provider_for(model: str) -> EmbeddingProvider:
             "api_key": settings.OPENAI_API_KEY,
             "base_url": settings.OPENAI_BASE_URL,
         }
+    if name == "local":  # its threads depend on how many models this worker runs
+        options["threads"] = embedding_threads()
     key = (name, *sorted(options.items()))
     with _lock:
         provider = _cache.get(key)

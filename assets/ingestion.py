@@ -2,8 +2,9 @@
 
 ``asset_process`` is what ``process_asset_task`` calls. Memory stays bounded whatever the
 file size: segments stream from the extractors, chunks are embedded and written batch by
-batch (one ``bulk_create`` per batch), and the converted file (XLSX -> CSV, HTML -> text)
-is written to a temporary file from the same stream, then stored.
+batch (one ``bulk_create`` per batch; the model's batches are shared with the other assets
+this process ingests, ``assets.embedding_batcher``), and the converted file (XLSX -> CSV,
+HTML -> text) is written to a temporary file from the same stream, then stored.
 """
 
 from __future__ import annotations
@@ -12,21 +13,27 @@ import logging
 import tempfile
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
 from contextlib import ExitStack
+from dataclasses import dataclass
 from datetime import timedelta
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from assets.embedding import embedding_provider
+from assets.embedding_batcher import embedding_batcher
 from assets.events import announce_final_status, send_asset_status
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing import (
+    Chunk,
     ExtractionFailed,
     FileKind,
     InvalidFileType,
@@ -283,6 +290,8 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
     if not discard_output(asset):
         raise AttemptSupersededError(asset.pk)
     embedder = embedding_provider()
+    # The task's soft time limit, kept here too: the threads pool does not enforce it.
+    deadline = time.monotonic() + settings.ASSET_PROCESSING_TIMEOUT_SECONDS
     count = 0
     with ExitStack() as stack:
         path = stack.enter_context(
@@ -304,28 +313,26 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
             )
             segments = _tee_converted(segments, converted, kind)
         chunks = chunk_segments(segments, size=settings.CHUNK_SIZE, overlap=settings.CHUNK_OVERLAP)
-        while batch := list(islice(chunks, EMBEDDING_BATCH_SIZE)):
-            texts = [chunk.text.replace("\x00", "") for chunk in batch]
-            vectors = embedder.embed_documents(texts)
-            with transaction.atomic():
-                if not _holds_claim(asset):
-                    raise AttemptSupersededError(asset.pk)
-                AssetChunk.objects.bulk_create(
-                    AssetChunk(
-                        asset_id=asset.pk,
-                        organization_id=asset.organization_id,
-                        index=chunk.index,
-                        text=text,
-                        location=(chunk.location or "")[:200],
-                        embedding=vector,
-                        embedding_model=embedder.name,
-                        **AssetChunk.location_fields(chunk.location),
+        batcher = embedding_batcher()
+        # Batches queued for the model and not yet written: one ahead of the one being
+        # written, which another ingestion of this process may embed meanwhile (and fill
+        # up its batch with), so the model never waits while this one chunks and writes.
+        pending: deque[_PendingBatch] = deque()
+        try:
+            while batch := list(islice(chunks, EMBEDDING_BATCH_SIZE)):
+                texts = [chunk.text.replace("\x00", "") for chunk in batch]
+                pending.append(
+                    _PendingBatch(
+                        batch, texts, batcher.submit(texts, provider=embedder), embedder.name
                     )
-                    for chunk, text, vector in zip(batch, texts, vectors, strict=True)
                 )
-                count += len(batch)
-                _record_progress(asset, stage=STAGE_EMBEDDING, done=count)
-            send_asset_status(asset)
+                if len(pending) > 1:
+                    count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
+            while pending:
+                count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
+        finally:
+            for unwritten in pending:  # stopped early: free the model of what is not started
+                unwritten.vectors.cancel()
         _mark_stage(asset, STAGE_INDEXING, total=count)
         if converted is None:
             return count, "", None
@@ -334,6 +341,51 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         with Path(converted.name).open("rb") as handle:
             key = store_file(converted_key_of(asset, kind), handle)
         return count, key, size
+
+
+@dataclass(frozen=True, slots=True)
+class _PendingBatch:
+    chunks: list[Chunk]
+    texts: list[str]
+    vectors: Future[list[list[float]]]
+    # The model that makes the vectors (AssetChunk.embedding_model; see assets.reembedding).
+    embedding_model: str
+
+
+def _store_batch(asset: Asset, batch: _PendingBatch, count: int, *, deadline: float) -> int:
+    """Write a batch's chunks and vectors once the model has them; the new chunk count.
+
+    Raises AttemptSupersededError once another attempt holds the asset, the model's error
+    for these texts, and SoftTimeLimitExceeded when the processing time is up meanwhile.
+    """
+    try:
+        vectors = embedding_batcher().result(
+            batch.vectors,
+            timeout=max(0.0, deadline - time.monotonic()),
+            batch_size=EMBEDDING_BATCH_SIZE,
+        )
+    except TimeoutError:
+        raise SoftTimeLimitExceeded() from None
+    with transaction.atomic():
+        if not _holds_claim(asset):
+            raise AttemptSupersededError(asset.pk)
+        AssetChunk.objects.bulk_create(
+            AssetChunk(
+                asset_id=asset.pk,
+                organization_id=asset.organization_id,
+                index=chunk.index,
+                text=text,
+                location=(chunk.location or "")[:200],
+                embedding=vector,
+                embedding_model=batch.embedding_model,
+                **AssetChunk.location_fields(chunk.location),
+            )
+            for chunk, text, vector in zip(batch.chunks, batch.texts, vectors, strict=True)
+        )
+        count += len(batch.chunks)
+        _record_progress(asset, stage=STAGE_EMBEDDING, done=count)
+    send_asset_status(asset)
+    return count
 
 
 def extraction_limits() -> ExtractionLimits:

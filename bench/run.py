@@ -32,6 +32,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("audit_append", "bench_audit_append.py", 300),
     ("extraction_isolation", "bench_extraction_isolation.py", 1200),
     ("embeddings_multilingual", "bench_embeddings_multilingual.py", 900),
+    ("ingestion_service", "bench_ingestion_service.py", 3600),
 ]
 
 

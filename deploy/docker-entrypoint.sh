@@ -4,7 +4,8 @@
 #                       single machine without the `migrate` one-shot service)
 #   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks, packages;
 #                       default WORKER_QUEUE, which the health check also reads),
-#                       CELERY_WORKER_CONCURRENCY processes
+#                       CELERY_WORKER_CONCURRENCY processes (CELERY_WORKER_POOL=threads:
+#                       threads of one process, e.g. ingestion around one model)
 #   beat                the Celery scheduler (exactly one in the whole deployment)
 #   migrate             apply database migrations, then exit
 #   anything else       run as given (e.g. `python manage.py create_api_key ...`)
@@ -37,6 +38,7 @@ case "$role" in
         exec celery -A config worker \
             --queues "$queue" \
             --hostname "$queue@%h" \
+            --pool "${CELERY_WORKER_POOL:-prefork}" \
             --concurrency "${CELERY_WORKER_CONCURRENCY:-2}" \
             --loglevel "${LOG_LEVEL:-INFO}" \
             --task-events \

@@ -214,6 +214,9 @@ EMBEDDING_E5_ENGINE = env.str("EMBEDDING_E5_ENGINE", "")
 EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", "text-embedding-3-small")
 # The size of AssetChunk.embedding: changing it needs a migration and re-embedding.
 EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)
+# Threads of each local model; 0: the cores shared among this worker's models
+# (assets/worker.py). Set it when several workers share a machine (docs/DEPLOY.md).
+EMBEDDING_THREADS = env.int("EMBEDDING_THREADS", 0, minimum=0)
 
 # --- Django REST framework -------------------------------------------------------------
 REST_FRAMEWORK = {

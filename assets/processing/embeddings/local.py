@@ -67,6 +67,11 @@ class LocalEmbeddingProvider(EmbeddingProvider):
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
+        # No busy-waiting between parallel sections: a worker shares its cores with its
+        # other tasks (extraction, writes), PostgreSQL and other workers; spinning threads
+        # took their time. 2 threads on a loaded 2-core machine: 1.6 chunks/s spinning,
+        # 2.1 not (bench/bench_ingestion_service.py measures the service with it).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # EXTENDED, not ALL: the layout transforms ALL adds halved INT8 throughput when
         # measured on 2 cores (bench/bench_embeddings_local.py).
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
