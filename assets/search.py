@@ -83,10 +83,14 @@ vector_ranked AS (
     FROM (
         SELECT chunk.id, chunk.embedding <=> %(vector)s::vector AS distance
         FROM assets_assetchunk chunk
-        JOIN assets_asset asset ON asset.id = chunk.asset_id
         WHERE %(use_vector)s
-          AND chunk.organization_id = %(organization_id)s
-          AND asset.status = 'COMPLETED'
+          -- Filters no other index can serve, checked on the HNSW scan's rows (iterative
+          -- scan): given a join on the asset or an index on the organization, the planner
+          -- read every chunk of the organization and sorted them all instead (measured:
+          -- 640 ms for 10,000 chunks of one organization out of 100,000, under load).
+          AND (chunk.organization_id = %(organization_id)s) IS TRUE
+          AND (SELECT asset.status FROM assets_asset asset WHERE asset.id = chunk.asset_id)
+              = 'COMPLETED'
         ORDER BY distance
         LIMIT %(candidates)s
     ) nearest_chunks

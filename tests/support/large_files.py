@@ -318,7 +318,7 @@ def ingest(
     content_type: str,
     phrase: str,
     timeout: float,
-    poll_interval: float = 0.25,
+    poll_interval: float = 0.5,
 ) -> Ingestion:
     """Upload ``path`` through the API, follow its progress to the end, search ``phrase``."""
     result = Ingestion()
@@ -343,6 +343,9 @@ def ingest(
         while True:
             found = client.get(f"/api/v1/assets/{result.asset_id}")
             now = time.monotonic()
+            if found.status_code == 429:  # the reads budget of the key (RATE_LIMIT_READS)
+                time.sleep(float(found.headers.get("Retry-After") or 1))
+                continue
             if found.status_code != 200:
                 raise AssertionError(f"find answered {found.status_code}: {found.text[:300]}")
             asset = found.json()
