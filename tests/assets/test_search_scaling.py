@@ -44,3 +44,21 @@ def test_the_trigram_candidates_come_from_the_organizations_own_index_entries(up
 
     trigram_scan = next(line for line in plan.splitlines() if "%>" in line)
     assert "organization_id" in trigram_scan, plan
+
+
+def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organization(uploaded, dpo):
+    for number in range(3):
+        uploaded(f"policy-{number}.txt", f"Badge readers log entries, site {number}.\n".encode())
+    params = {
+        "organization_id": dpo.organization.pk, "query": "badge", "use_vector": True,
+        "vector": search._vector_literal([1.0] + [0.0] * 383), "use_text": False,
+        "use_trigram": False, "candidates": 40,
+        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+    }  # fmt: skip
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + search._SEARCH_SQL, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+
+    assert "asset_chunk_embedding_hnsw" in plan, plan
