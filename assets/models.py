@@ -159,7 +159,12 @@ class AssetChunk(models.Model):
                 opclasses=["vector_cosine_ops"],
             ),
             GinIndex(name="asset_chunk_search_vector", fields=["search_vector"]),
-            GinIndex(name="asset_chunk_text_trigram", fields=["text"], opclasses=["gin_trgm_ops"]),
+            # The organization first (btree_gin): a search rechecks only its own candidates.
+            GinIndex(
+                name="asset_chunk_org_text_trigram",
+                fields=["organization", "text"],
+                opclasses=["uuid_ops", "gin_trgm_ops"],
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,23 +1,36 @@
-"""Vector search at 100,000 chunks x 384 dimensions: HNSW build time, latency, recall@10.
+"""Search at 100,000 chunks x 384 dimensions: vector (HNSW) and hybrid latency, recall@10.
 
 Runs on the bench's embedded PostgreSQL + pgvector (DATA_DIR, default .data/bench). The
-data is synthetic but clustered like real embeddings (random data makes any ANN index look
-bad): 300 topic centres, each chunk a noisy copy of one, spread over 10 organizations.
-Queries go through the service's own selector (`assets.selectors.chunk_search`: the
-organization filter, iterative scans, ef_search), timed end to end; recall@10 compares
-with exact search (the same query with index scans disabled). Targets: p50 < 5 ms,
-recall@10 >= 0.95. Data is kept between runs (rebuilt when the size changes).
+vectors are synthetic but clustered like real embeddings (random data makes any ANN index
+look bad): 300 topic centres, each chunk a noisy copy of one, spread over 10
+organizations. The chunk texts are varied generated prose (contract and register
+sentences with names, cities, clauses, dates and amounts: tests/support/large_files.py),
+so the full-text (``search_vector``) and trigram indexes, created as the migrations create
+them, hold realistic postings.
+
+* Vector: the service's own selector (`assets.selectors.chunk_search`: the organization
+  filter, iterative scans, ef_search), timed end to end; recall@10 compares with exact
+  search (the same query with index scans disabled). Targets: p50 < 5 ms, recall@10 >=
+  0.95.
+* Hybrid: `assets.search.hybrid_chunk_search` in ``hybrid`` mode (vector, full-text and
+  trigram rankers fused in one SQL query, the API's path after the query's embedding),
+  with queries a DPO types: a few words of a chunk, a person's name, a clause or annex
+  number, a misspelt name. Target: p50 < 20 ms.
+
+Data is kept between runs (rebuilt when the size or the kind of text changes).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import statistics
 import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -37,9 +50,12 @@ import numpy as np  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from assets import search  # noqa: E402
 from assets.models import Asset, AssetChunk, AssetStatus  # noqa: E402
+from assets.search import SearchMode, hybrid_chunk_search  # noqa: E402
 from assets.selectors import chunk_search  # noqa: E402
 from organizations.models import Organization  # noqa: E402
+from tests.support.large_files import CITIES, PEOPLE, paragraph, sentence_pool  # noqa: E402
 
 CHUNKS = int(os.environ.get("BENCH_SEARCH_CHUNKS", "100000"))
 ORGANIZATIONS = 10
@@ -49,6 +65,26 @@ QUERIES = int(os.environ.get("BENCH_SEARCH_QUERIES", "300"))
 K = 10
 BATCH = 2000
 SLUG = "bench-search-"
+# The indexes loaded in bulk: dropped before the load, created again afterwards with the
+# definitions the migrations gave them (read back from pg_indexes).
+BULK_INDEXES = ("asset_chunk_search_vector", "asset_chunk_org_text_trigram")
+# Those definitions (assets/migrations/0004 and 0006), should a run that
+# stopped half-way have left them dropped.
+MIGRATION_INDEXES = {
+    "asset_chunk_search_vector":
+        "CREATE INDEX asset_chunk_search_vector ON assets_assetchunk USING gin (search_vector)",
+    "asset_chunk_org_text_trigram":
+        "CREATE INDEX asset_chunk_org_text_trigram ON assets_assetchunk "
+        "USING gin (organization_id uuid_ops, text gin_trgm_ops)",
+}  # fmt: skip
+HYBRID_TARGET_MS = 20
+NAMES = (*PEOPLE, *CITIES)
+HYBRID_MODES = (SearchMode.HYBRID, SearchMode.TEXT)
+
+
+def chunk_texts(rng: random.Random, pool: list[str], count: int) -> list[str]:
+    """``count`` chunk texts of 6 to 10 sentences (about 600 to 1,000 characters)."""
+    return [paragraph(rng, pool, rng.randint(6, 10)) for _ in range(count)]
 
 
 def vectors(rng: np.random.Generator, centres: np.ndarray, count: int) -> np.ndarray:
@@ -64,6 +100,8 @@ def ensure_data(rng: np.random.Generator, centres: np.ndarray) -> tuple[list[Ass
     if (
         len(assets) != ORGANIZATIONS
         or AssetChunk.objects.filter(asset__in=assets).count() != CHUNKS
+        # Data of an earlier version of this bench: "chunk N" texts, no prose.
+        or AssetChunk.objects.filter(asset__in=assets[:1], text__startswith="chunk ").exists()
     ):
         Organization.objects.filter(slug__startswith=SLUG).delete()
         organizations = [
@@ -78,19 +116,30 @@ def ensure_data(rng: np.random.Generator, centres: np.ndarray) -> tuple[list[Ass
             )
             for n, organization in enumerate(organizations)
         ]  # fmt: skip
+        text_rng = random.Random(5)
+        pool = sentence_pool(text_rng)
         with connection.cursor() as cursor:
             cursor.execute("DROP INDEX IF EXISTS asset_chunk_embedding_hnsw")
+            for name in BULK_INDEXES:
+                cursor.execute(f"DROP INDEX IF EXISTS {name}")
         for start in range(0, CHUNKS, BATCH):
-            block = vectors(rng, centres, min(BATCH, CHUNKS - start))
+            count = min(BATCH, CHUNKS - start)
+            block = vectors(rng, centres, count)
+            texts = chunk_texts(text_rng, pool, count)
             AssetChunk.objects.bulk_create(
                 AssetChunk(
                     asset=assets[(start + i) % ORGANIZATIONS],
                     organization_id=assets[(start + i) % ORGANIZATIONS].organization_id,
-                    index=(start + i) // ORGANIZATIONS, text=f"chunk {start + i}",
-                    embedding=vector,
+                    index=(start + i) // ORGANIZATIONS, text=text, embedding=vector,
                 )
-                for i, vector in enumerate(block)
+                for i, (vector, text) in enumerate(zip(block, texts, strict=True))
             )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '512MB'")
+        present = set(index_definitions_present(cursor))
+        for name, definition in index_definitions(cursor).items():
+            if name not in present:
+                cursor.execute(definition)
     with connection.cursor() as cursor:
         cursor.execute("DROP INDEX IF EXISTS asset_chunk_embedding_hnsw")
         cursor.execute("SET maintenance_work_mem = '512MB'")
@@ -102,6 +151,118 @@ def ensure_data(rng: np.random.Generator, centres: np.ndarray) -> tuple[list[Ass
         build_seconds = time.monotonic() - started
         cursor.execute("ANALYZE assets_assetchunk")
     return assets, build_seconds
+
+
+def index_definitions(cursor: Any) -> dict[str, str]:
+    """The CREATE INDEX statements of the bulk-loaded indexes, as the migrations made them."""
+    cursor.execute(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'assets_assetchunk' "
+        "AND indexname = ANY(%s)",
+        [list(BULK_INDEXES)],
+    )
+    return {**MIGRATION_INDEXES, **dict(cursor.fetchall())}
+
+
+def index_definitions_present(cursor: Any) -> list[str]:
+    cursor.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'assets_assetchunk' "
+        "AND indexname = ANY(%s)",
+        [list(BULK_INDEXES)],
+    )
+    return [name for (name,) in cursor.fetchall()]
+
+
+def hybrid_queries(count: int) -> list[tuple[str, str]]:
+    """(kind, query) pairs a DPO would type, drawn from the same generator as the texts."""
+    rng = random.Random(13)
+    pool = sentence_pool(random.Random(5))  # the texts' own sentences
+    kinds = []
+    for n in range(count):
+        kind = ("words", "name", "identifier", "typo")[n % 4]
+        if kind == "words":
+            words = rng.choice(pool).rstrip(".").split()
+            start = rng.randrange(max(1, len(words) - 3))
+            query = " ".join(words[start : start + rng.randint(2, 4)])
+        elif kind == "name":
+            query = rng.choice(NAMES)
+        elif kind == "identifier":
+            query = (
+                rng.choice(("clause", "annex", "Article", "section"))
+                + " "
+                + str(rng.randint(1, 99))
+            )
+        else:
+            name = rng.choice(NAMES)
+            at = rng.randrange(1, len(name) - 1)
+            query = name[:at] + name[at + 1 :]  # one letter missing
+        kinds.append((kind, query))
+    return kinds
+
+
+def hybrid_latencies(
+    assets: list[Asset], centres: np.ndarray, mode: SearchMode
+) -> tuple[list[float], dict[str, list[float]], float]:
+    """Latency (ms) of each hybrid (or text) search; per query kind; mean results."""
+    queries = hybrid_queries(QUERIES)
+    query_vectors = vectors(np.random.default_rng(17), centres, QUERIES)
+    organization_ids = [assets[i % ORGANIZATIONS].organization_id for i in range(QUERIES)]
+
+    def search(i: int) -> list[Any]:
+        return hybrid_chunk_search(
+            organization_id=organization_ids[i], query=queries[i][1],
+            vector=query_vectors[i].tolist() if mode.needs_embedding else None, k=K, mode=mode,
+        )  # fmt: skip
+
+    for i in range(20):  # warm-up
+        search(i)
+    latencies: list[float] = []
+    by_kind: dict[str, list[float]] = {}
+    results = 0
+    for i in range(QUERIES):
+        started = time.perf_counter()
+        hits = search(i)
+        elapsed = (time.perf_counter() - started) * 1000
+        latencies.append(elapsed)
+        by_kind.setdefault(queries[i][0], []).append(elapsed)
+        results += len(hits)
+    return latencies, by_kind, results / QUERIES
+
+
+def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> dict[str, float]:
+    """Planning and execution time (ms, p50) of hybrid queries as PostgreSQL reports them
+    (EXPLAIN ANALYZE): what the database spends, without the client and the network."""
+    queries = hybrid_queries(count)
+    query_vectors = vectors(np.random.default_rng(19), centres, count)
+    planning, execution = [], []
+    for i, (_, query) in enumerate(queries):
+        params = {
+            "organization_id": assets[i % ORGANIZATIONS].organization_id, "query": query,
+            "vector": "[" + ",".join(map(repr, query_vectors[i].tolist())) + "]",
+            "use_vector": True, "use_text": True, "use_trigram": True, "candidates": 40,
+            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
+        }  # fmt: skip
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                "set_config('hnsw.ef_search', '40', true), "
+                "set_config('pg_trgm.word_similarity_threshold', %s, true), "
+                "set_config('enable_seqscan', 'off', true)",
+                [str(search.TRIGRAM_THRESHOLD)],
+            )
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + search._SEARCH_SQL, params)
+            plan = cursor.fetchone()[0]
+            plan = plan[0] if isinstance(plan, list) else json.loads(plan)[0]
+        planning.append(plan["Planning Time"])
+        execution.append(plan["Execution Time"])
+    return {
+        "planningP50Ms": round(statistics.median(planning), 2),
+        "executionP50Ms": round(statistics.median(execution), 2),
+    }
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return round(statistics.median(ordered), 2), round(ordered[int(0.95 * (len(ordered) - 1))], 2)
 
 
 def exact(organization_id: object, vector: list[float]) -> list[tuple[str, int]]:
@@ -144,6 +305,8 @@ def main() -> None:
         hits = chunk_search(organization_id=organization_id, vector=as_list, k=K)
         latencies.append((time.perf_counter() - started) * 1000)
         found.append({(hit.asset_id, hit.chunk_index) for hit in hits})
+    hybrid = {mode: hybrid_latencies(assets, centres, mode) for mode in HYBRID_MODES}
+    hybrid_server = server_times(assets, centres)
     recalls = [
         len(hits & set(exact(organization_id, vector.tolist()))) / K
         for hits, vector, organization_id in zip(found, queries, organization_ids, strict=True)
@@ -159,6 +322,41 @@ def main() -> None:
         exact(organization_id, vector.tolist())
         exact_latencies.append((time.perf_counter() - started) * 1000)
 
+    hybrid_rows, hybrid_report = [], {}
+    for mode, (values, by_kind, mean_results) in hybrid.items():
+        mode_p50, mode_p95 = percentiles(values)
+        hybrid_report[mode.value] = {
+            "p50Ms": mode_p50, "p95Ms": mode_p95, "meanResults": round(mean_results, 2),
+            "byKind": {kind: dict(zip(("p50Ms", "p95Ms"), percentiles(v), strict=True))
+                       for kind, v in by_kind.items()},
+        }  # fmt: skip
+        target = f"p50 < {HYBRID_TARGET_MS} ms" if mode is SearchMode.HYBRID else None
+        hybrid_rows.append({
+            "metric": f"{mode.value} search latency, {CHUNKS} chunks of prose, org filter "
+                      "(vector + full-text + trigram, RRF)" if mode is SearchMode.HYBRID else
+                      f"{mode.value} search latency (full-text + trigram), {CHUNKS} chunks",
+            "median": mode_p50, "p95": mode_p95, "unit": "ms", "peakMemoryMB": None,
+            "target": target,
+        })  # fmt: skip
+        for kind, kind_values in by_kind.items():
+            kind_p50, kind_p95 = percentiles(kind_values)
+            hybrid_rows.append({
+                "metric": f"{mode.value} search latency, queries of kind '{kind}'",
+                "median": kind_p50, "p95": kind_p95, "unit": "ms", "peakMemoryMB": None,
+                "target": None,
+            })  # fmt: skip
+
+    hybrid_rows.append({
+        "metric": "hybrid search in PostgreSQL (EXPLAIN ANALYZE, p50): planning",
+        "median": hybrid_server["planningP50Ms"], "p95": None, "unit": "ms",
+        "peakMemoryMB": None, "target": None,
+    })  # fmt: skip
+    hybrid_rows.append({
+        "metric": "hybrid search in PostgreSQL (EXPLAIN ANALYZE, p50): execution",
+        "median": hybrid_server["executionP50Ms"], "p95": None, "unit": "ms",
+        "peakMemoryMB": None, "target": None,
+    })  # fmt: skip
+
     latencies.sort()
     p50, p95 = statistics.median(latencies), latencies[int(0.95 * (len(latencies) - 1))]
     recall = statistics.mean(recalls)
@@ -170,6 +368,8 @@ def main() -> None:
         "searchP95Ms": round(p95, 3), "recallAt10": round(recall, 4),
         "minRecallAt10": round(min(recalls), 2),
         "exactSearchP50Ms": round(statistics.median(exact_latencies), 2),
+        "hybrid": hybrid_report,
+        "hybridServerTimes": hybrid_server,
         "summary": [
             {"metric": f"search latency, {CHUNKS} chunks, org filter (HNSW, selector)",
              "median": round(p50, 3), "p95": round(p95, 3), "unit": "ms",
@@ -183,6 +383,7 @@ def main() -> None:
             {"metric": f"HNSW build (m=16, ef_construction=64), {CHUNKS} x {DIMENSIONS}",
              "median": round(build_seconds, 2), "p95": None, "unit": "s",
              "peakMemoryMB": None, "target": None},
+            *hybrid_rows,
         ],
     }))  # fmt: skip
 

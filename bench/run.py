@@ -27,6 +27,8 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("generation", "bench_generation.py", 600),
     ("pdf_export", "bench_pdf_export.py", 600),
     ("ingestion", "bench_ingestion.py", 1800),
+    # 100 MB CSV + TXT through uvicorn and workers: about 40 min on a busy 2-core machine.
+    ("large_files", "bench_large_files.py", 3 * 3600),
     ("search", "bench_search.py", 1800),
     ("api_throughput", "bench_api.py", 900),
     ("audit_append", "bench_audit_append.py", 300),
