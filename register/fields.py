@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.gdpr_inputs import MAX_LIST_LENGTH, LegalBasisField, SafeguardField, TextField
@@ -104,6 +104,7 @@ class PurposeSerializer(serializers.Serializer):
     legalBasis = LegalBasisField(required=False)  # noqa: N815
 
 
+@extend_schema_serializer(component_name="RegisterSubProcessor")
 class SubProcessorSerializer(serializers.Serializer):
     """A vendor's sub-processor; outside the EEA it is an onward transfer."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.gdpr_inputs import (
@@ -70,6 +70,9 @@ class DpiaScreeningSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+# Component names prefixed "Register": the create body has its own Transfer and
+# ProcessingActivity shapes, and OpenAPI components need distinct names.
+@extend_schema_serializer(component_name="RegisterTransfer")
 class TransferSerializer(serializers.ModelSerializer):
     """A transfer outside the EEA, kept by the services from vendors and recipients."""
 
@@ -91,6 +94,7 @@ class ScreeningResultSerializer(serializers.Serializer):
     unknown = serializers.ListField(child=serializers.CharField())
 
 
+@extend_schema_serializer(component_name="RegisterProcessingActivity")
 class ProcessingActivitySerializer(serializers.ModelSerializer):
     """A processing activity of the register (Art. 30(1), or 30(2) as a processor)."""
 
@@ -169,6 +173,7 @@ class ProcessingActivitySerializer(serializers.ModelSerializer):
         }
 
 
+@extend_schema_serializer(component_name="RegisterProcessingActivityListItem")
 class ProcessingActivityListItemSerializer(ProcessingActivitySerializer):
     """A list item: the activity without the computed screening (one query less per row)."""
 

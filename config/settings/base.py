@@ -259,6 +259,10 @@ SPECTACULAR_SETTINGS = {
         "AssetStatusEnum": "assets.models.AssetStatus",
         "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
         "AuditOutcomeEnum": "audit.models.Outcome",
+        "ActivityRoleEnum": "register.models.ActivityRole",
+        "VendorRoleEnum": "register.models.VendorRole",
+        "DpaStatusEnum": "register.models.DpaStatus",
+        "RecipientRoleEnum": "gdpr.composition.inputs.RECIPIENT_ROLES",
     },
 }
 
