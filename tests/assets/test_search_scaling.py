@@ -35,6 +35,7 @@ def test_the_trigram_candidates_come_from_the_organizations_own_index_entries(up
         "organization_id": dpo.organization.pk, "query": "Mathieu Fenniac", "vector": None,
         "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "vector_model": None,
     }  # fmt: skip
 
     with transaction.atomic(), connection.cursor() as cursor:
@@ -54,6 +55,7 @@ def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organizat
         "vector": search._vector_literal([1.0] + [0.0] * 383), "use_text": False,
         "use_trigram": False, "candidates": 40,
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "vector_model": None,
     }  # fmt: skip
 
     with transaction.atomic(), connection.cursor() as cursor:
