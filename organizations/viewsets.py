@@ -62,28 +62,44 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
             raise exceptions.NotFound() from None
 
     def _record_foreign_lookup(self) -> None:
-        """A lookup of an object of another organization is recorded in both trails.
+        """A lookup of an object of another organization is recorded in both trails."""
+        lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
+        action = "read" if self.request.method == "GET" else self.request.method.lower()
+        self.record_foreign_reference(
+            queryset=self.unscoped_queryset().filter(**{self.lookup_field: lookup}),
+            owner_field=self.organization_field,
+            object_id=lookup,
+            action=action,
+            foreign_action=f"{self.audit_object_type or 'api'}.{action}",
+            object_type=self.audit_object_type,
+        )
 
+    def record_foreign_reference(
+        self,
+        *,
+        queryset: QuerySet,
+        object_id: Any,
+        action: str,
+        foreign_action: str,
+        object_type: str,
+        owner_field: str = "organization",
+    ) -> None:
+        """An id that names another organization's object is recorded in both trails.
+
+        For URL lookups (get_object) and ids given in a body (e.g. an import's `assetId`).
         The caller's trail gets the attempt with the caller as actor; the owner's trail gets
         it anonymised (audit.services.record_foreign_attempt), so that the owner's auditors
         see attempts against their objects. An id that exists nowhere records nothing.
         """
-        lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
         try:
-            owner_id = (
-                self.unscoped_queryset()
-                .filter(**{self.lookup_field: lookup})
-                .values_list(self.organization_field, flat=True)
-                .first()
-            )
+            owner_id = queryset.values_list(owner_field, flat=True).first()
         except (ValueError, DjangoValidationError):  # a malformed id exists nowhere
             owner_id = None
         if owner_id is None:
             return
-        action = "read" if self.request.method == "GET" else self.request.method.lower()
         self.audit(
             action=action,
-            object_id=lookup,
+            object_id=object_id,
             outcome=Outcome.DENIED,
             details={"reason": "object of another organization"},
         )
@@ -91,9 +107,9 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
             record_foreign_attempt(
                 owner_organization_id=owner_id,
                 actor=request_actor(self.request),
-                action=f"{self.audit_object_type or 'api'}.{action}",
-                object_type=self.audit_object_type,
-                object_id=lookup,
+                action=foreign_action,
+                object_type=object_type,
+                object_id=object_id,
             )
 
     def audit(

@@ -17,8 +17,6 @@ from rest_framework.response import Response
 
 from assets.models import Asset
 from assets.selectors import asset_original_file
-from audit.models import Outcome
-from audit.services import record_foreign_attempt
 from common.errors import ApiError
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
@@ -167,20 +165,11 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
         )
         if found is not None:
             return found
-        owners = Asset.objects.filter(pk=asset_id).values_list("organization_id", flat=True)
-        owner_id = owners.first()
-        if owner_id is not None:
-            self.audit(
-                action="import",
-                object_id=asset_id,
-                outcome=Outcome.DENIED,
-                details={"reason": "asset of another organization"},
-            )
-            record_foreign_attempt(
-                owner_organization_id=owner_id,
-                actor=request_actor(self.request),
-                action="asset.read",
-                object_type="asset",
-                object_id=asset_id,
-            )
+        self.record_foreign_reference(
+            queryset=Asset.objects.filter(pk=asset_id),
+            object_id=asset_id,
+            action="import",
+            foreign_action="asset.read",
+            object_type="asset",
+        )
         raise ApiError("NOT_FOUND", "No such asset in your organization.", status_code=404)
