@@ -66,7 +66,8 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
         lookup = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
         action = "read" if self.request.method == "GET" else self.request.method.lower()
         self.record_foreign_reference(
-            queryset=self.unscoped_queryset().filter(**{self.lookup_field: lookup}),
+            queryset=self.unscoped_queryset(),
+            lookup={self.lookup_field: lookup},
             owner_field=self.organization_field,
             object_id=lookup,
             action=action,
@@ -78,6 +79,7 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
         self,
         *,
         queryset: QuerySet,
+        lookup: dict[str, Any],
         object_id: Any,
         action: str,
         foreign_action: str,
@@ -92,7 +94,8 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
         see attempts against their objects. An id that exists nowhere records nothing.
         """
         try:
-            owner_id = queryset.values_list(owner_field, flat=True).first()
+            # Filtering inside the try: a malformed id raises while the filter is built.
+            owner_id = queryset.filter(**lookup).values_list(owner_field, flat=True).first()
         except (ValueError, DjangoValidationError):  # a malformed id exists nowhere
             owner_id = None
         if owner_id is None:

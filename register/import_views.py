@@ -166,7 +166,8 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
         if found is not None:
             return found
         self.record_foreign_reference(
-            queryset=Asset.objects.filter(pk=asset_id),
+            queryset=Asset.objects.all(),
+            lookup={"pk": asset_id},
             object_id=asset_id,
             action="import",
             foreign_action="asset.read",
