@@ -158,12 +158,13 @@ class AssetChunk(models.Model):
                 ef_construction=64,
                 opclasses=["vector_cosine_ops"],
             ),
-            GinIndex(name="asset_chunk_search_vector", fields=["search_vector"]),
-            # The organization first (btree_gin): a search rechecks only its own candidates.
+            # One GIN index for both lexical rankers, the organization first (btree_gin):
+            # a search reads and rechecks only its own organization's matches, and no
+            # ranker can use it for the organization alone (see migration 0008).
             GinIndex(
-                name="asset_chunk_org_text_trigram",
-                fields=["organization", "text"],
-                opclasses=["uuid_ops", "gin_trgm_ops"],
+                name="asset_chunk_org_text_search",
+                fields=["organization", "search_vector", "text"],
+                opclasses=["uuid_ops", "tsvector_ops", "gin_trgm_ops"],
             ),
         ]
 

@@ -67,15 +67,13 @@ BATCH = 2000
 SLUG = "bench-search-"
 # The indexes loaded in bulk: dropped before the load, created again afterwards with the
 # definitions the migrations gave them (read back from pg_indexes).
-BULK_INDEXES = ("asset_chunk_search_vector", "asset_chunk_org_text_trigram")
-# Those definitions (assets/migrations/0004 and 0006), should a run that
-# stopped half-way have left them dropped.
+BULK_INDEXES = ("asset_chunk_org_text_search",)
+# Those definitions (assets/migrations/0008), should a run that stopped half-way have left
+# them dropped.
 MIGRATION_INDEXES = {
-    "asset_chunk_search_vector":
-        "CREATE INDEX asset_chunk_search_vector ON assets_assetchunk USING gin (search_vector)",
-    "asset_chunk_org_text_trigram":
-        "CREATE INDEX asset_chunk_org_text_trigram ON assets_assetchunk "
-        "USING gin (organization_id uuid_ops, text gin_trgm_ops)",
+    "asset_chunk_org_text_search":
+        "CREATE INDEX asset_chunk_org_text_search ON assets_assetchunk USING gin "
+        "(organization_id uuid_ops, search_vector tsvector_ops, text gin_trgm_ops)",
 }  # fmt: skip
 HYBRID_TARGET_MS = 20
 NAMES = (*PEOPLE, *CITIES)
@@ -240,6 +238,7 @@ def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> d
             "vector": "[" + ",".join(map(repr, query_vectors[i].tolist())) + "]",
             "use_vector": True, "use_text": True, "use_trigram": True, "candidates": 40,
             "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
+            "vector_model": None,
         }  # fmt: skip
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(

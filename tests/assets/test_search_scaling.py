@@ -4,7 +4,8 @@ The trigram ranker rechecks every candidate its GIN index proposes with ``word_s
 over the whole chunk: for words common in the organization's texts that was most chunks
 (10 s at 20,000 chunks of prose under load). So it runs only when the full-text ranker
 found nothing (a typo, a word inside a longer one), and its index leads with the
-organization, so that other organizations' chunks are never rechecked.
+organization, so that other organizations' chunks are never rechecked. The full-text ranker
+shares that index: common words fetch only the organization's own matching chunks.
 """
 
 from __future__ import annotations
@@ -64,3 +65,55 @@ def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organizat
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
     assert "asset_chunk_embedding_hnsw" in plan, plan
+
+
+def _plan(params: dict[str, object]) -> str:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN VERBOSE " + search._SEARCH_SQL, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def _lexical_params(organization_id: object, query: str) -> dict[str, object]:
+    return {
+        "organization_id": organization_id, "query": query, "vector": None,
+        "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
+        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "vector_model": None,
+    }  # fmt: skip
+
+
+def test_the_full_text_candidates_come_from_the_organizations_own_index_entries(uploaded, dpo):
+    # Without the organization in the index, common words fetched every organization's
+    # matching chunks from the table before the organization filter dropped them.
+    uploaded("retention.txt", b"Payroll records are kept for ten years.\n")
+
+    plan = _plan(_lexical_params(dpo.organization.pk, "payroll records"))
+
+    full_text_scan = next(line for line in plan.splitlines() if "@@" in line)
+    assert "organization_id" in full_text_scan, plan
+    assert "asset_chunk_org_text_search" in plan, plan
+
+
+def test_planning_never_scores_chunk_texts_for_the_trigram_estimate(uploaded, dpo):
+    # pg_trgm's selectivity estimate of `<%` runs word_similarity over the chunk texts of
+    # the column's statistics histogram when it has 10 entries or more: 9.4 ms of planning
+    # for every search at 100,000 chunks (bench/bench_search.py). Migration 0008 keeps it
+    # below that.
+    for number in range(15):  # enough distinct texts for a histogram of 10 entries or more
+        uploaded(f"note-{number}.txt", f"Retention note {number}, site {number}.\n".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE assets_assetchunk")
+        cursor.execute(
+            "SELECT coalesce(array_length(histogram_bounds::text::text[], 1), 0) FROM pg_stats "
+            "WHERE tablename = 'assets_assetchunk' AND attname = 'text'"
+        )
+        (histogram_entries,) = cursor.fetchone()
+        cursor.execute(
+            "SELECT attstattarget FROM pg_attribute "
+            "WHERE attrelid = 'assets_assetchunk'::regclass AND attname = 'text'"
+        )
+        (target,) = cursor.fetchone()
+
+    assert histogram_entries < 10
+    assert target is not None and 0 <= target < 10
