@@ -16,7 +16,8 @@ runs the TXT once with ``EMBEDDING_PROVIDER=local`` (about an hour on 2 cores).
 
 Runs on the bench's embedded stack (DATA_DIR, default .data/bench).
 The two files are processed one after the other, each by its own web server and worker.
-Usage: ``python bench/bench_large_files.py [--mb 100] [--only csv|txt] [--real-model]``.
+Usage: ``python bench/bench_large_files.py [--mb 100] [--only csv|txt] [--real-model]
+[--real-model-only]`` (the latter: the local-model run of the TXT alone).
 """
 
 from __future__ import annotations
@@ -214,6 +215,7 @@ def main() -> None:
     parser.add_argument("--mb", type=int, default=100)
     parser.add_argument("--only", choices=sorted(PHRASES), action="append")
     parser.add_argument("--real-model", action="store_true", help="the TXT with the local model")
+    parser.add_argument("--real-model-only", action="store_true", help="only the TXT, local model")
     # The default ASSET_PROCESSING_TIMEOUT_SECONDS (1800) ends a 100 MB ingestion on a busy
     # 2-core machine before it completes (measured: FAILED after 1,804 s, hashing provider).
     parser.add_argument("--processing-timeout", type=int, default=4 * 3600)
@@ -236,17 +238,19 @@ def main() -> None:
                 report[f"generate{name.upper()}Seconds"] = round(time.monotonic() - started, 1)
                 files[name] = path
             report["modelRates"] = rates = model_rates(files.get("txt") or files["csv"])
-            report["service"] = results = run_service(
-                files, key, workdir, "hashing", args.processing_timeout
-            )
+            results = {}
+            if not args.real_model_only:
+                report["service"] = results = run_service(
+                    files, key, workdir, "hashing", args.processing_timeout
+                )
             for result in results.values():
                 result["projectedLocalModelSeconds"] = projected_local_seconds(result, rates)
-            if args.real_model and "txt" in files:
+            if (args.real_model or args.real_model_only) and "txt" in files:
                 for leftover in Asset.objects.filter(organization=organization):
                     asset_delete(asset=leftover)
-                report["realModelTxt"] = run_service({"txt": files["txt"]}, key, workdir, "local")[
-                    "txt"
-                ]
+                report["realModelTxt"] = run_service(
+                    {"txt": files["txt"]}, key, workdir, "local", args.processing_timeout
+                )["txt"]
     finally:
         for asset in Asset.objects.filter(organization=organization):
             asset_delete(asset=asset)
