@@ -2,11 +2,15 @@
 
 `register.signals.register_changed` (sent on commit of every register write, connected in
 `LegalDocumentsConfig.ready`) names the organization and the activities and vendors whose
-revision moved. A document is stale when its `register_sources` name one of them with a
-revision older than the current one; a whole-register record (`"wholeRegister": true`) is
-stale on any change of its organization's register, additions and deletions included.
+revision moved. Its receiver only enqueues `legal_documents.tasks.mark_stale_task` (ids as
+strings): the register write's request never waits for the marking, and a lost enqueue is
+logged without failing the write. The task runs `mark_stale`.
+
+A document is stale when its `register_sources` name one of them with a revision older than
+the current one (read when the task runs); a whole-register record (`"wholeRegister": true`)
+is stale on any change of its organization's register, additions and deletions included.
 Documents without register sources never go stale. Each document newly marked gets one
-`document.stale` webhook event.
+`document.stale` webhook event; one already stale keeps its first `stale_since`.
 """
 
 from __future__ import annotations
@@ -83,13 +87,22 @@ def on_register_changed(
     vendor_ids: Iterable[Any] = (),
     **kwargs: Any,
 ) -> None:
-    """Receiver of `register_changed`: the register write has committed already.
+    """Receiver of `register_changed` (sent once the register write has committed): enqueue
+    `mark_stale_task`, nothing else.
 
-    Never fails the register write that sent it (the write is done; a lost flag is logged).
+    Never fails the register write that sent it: the write is done, so a broker that refuses
+    the task is logged (the documents then stay fresh until the entries change again).
     """
+    # Imported here: the tasks module imports this one.
+    from legal_documents.tasks import mark_stale_task
+
     try:
-        mark_stale(
-            organization_id=organization_id, activity_ids=activity_ids, vendor_ids=vendor_ids
+        mark_stale_task.delay(
+            str(organization_id),
+            sorted(str(activity_id) for activity_id in activity_ids),
+            sorted(str(vendor_id) for vendor_id in vendor_ids),
         )
     except Exception:
-        logger.exception("could not mark the documents of organization %s stale", organization_id)
+        logger.exception(
+            "could not enqueue marking the documents of organization %s stale", organization_id
+        )

@@ -11,6 +11,7 @@ from django.conf import settings
 from common.tasks import DATABASE_ERRORS, ServiceTask
 from legal_documents.providers import TransientProviderError
 from legal_documents.services import documents, flow, jobs
+from legal_documents.staleness import mark_stale
 
 MAX_RETRIES = 3
 # Worth another attempt: the model provider or the database may be back in a moment.
@@ -129,3 +130,21 @@ def sweep_documentation_packages_task() -> dict[str, int]:
 
     sweep = packages.documentation_packages_sweep()
     return {"requeued": sweep.requeued, "failed": sweep.failed}
+
+
+@shared_task(base=ServiceTask, bind=True, max_retries=MAX_RETRIES)
+def mark_stale_task(  # type: ignore[no-untyped-def]
+    self, organization_id: str, activity_ids: list[str], vendor_ids: list[str]
+) -> int:
+    """Mark the organization's documents written from these entries stale (staleness.py).
+
+    Enqueued by the `register_changed` receiver once a register write has committed. Safe to
+    run twice (a redelivery, two changes at once): documents already stale are skipped, so
+    each keeps its first `stale_since` and gets one `document.stale` event. Database hiccups
+    are retried with backoff and jitter (ServiceTask); then the failure is only logged, by
+    Celery: the documents stay fresh until their entries change again.
+    """
+    marked = mark_stale(
+        organization_id=organization_id, activity_ids=activity_ids, vendor_ids=vendor_ids
+    )
+    return len(marked)

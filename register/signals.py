@@ -1,7 +1,8 @@
 """What the register tells the apps above it, without importing them.
 
-`legal_documents` listens to `register_changed` to mark the documents written from a changed
-activity or vendor stale; the register never imports legal_documents (layers contract).
+`legal_documents` listens to `register_changed` and queues a task that marks the documents
+written from a changed activity or vendor stale; the register never imports legal_documents
+(layers contract).
 """
 
 from django.dispatch import Signal

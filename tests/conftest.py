@@ -11,6 +11,7 @@ Tiers: the tests of tests/e2e, tests/browser and tests/reliability are marked `e
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -124,6 +125,22 @@ def outsider(db) -> Caller:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def anonymous() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def staleness_task_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mark_stale_task`, enqueued on commit of a register write, runs in this process at once.
+
+    No worker runs in most tests. The arguments still go through JSON as through the broker
+    (the strict kind: an id that is not a string fails), and the task runs through Celery
+    (`apply`, its error raised). Every other task still goes to the broker.
+    """
+    from legal_documents.tasks import mark_stale_task
+
+    def run_here(*args: object) -> None:
+        mark_stale_task.apply(args=json.loads(json.dumps(args)), throw=True)
+
+    monkeypatch.setattr(mark_stale_task, "delay", run_here)
 
 
 def database_url(settings_dict: dict) -> str:

@@ -9,10 +9,8 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
-from audit.services import record_event
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor
 from webhooks import services, ssrf
-from webhooks.endpoint_secrets import generate_secret
 from webhooks.events import WEBHOOK_EVENTS
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
@@ -46,20 +44,6 @@ class WebhookEndpointForm(forms.ModelForm):
         return cleaned
 
 
-def _audit(
-    request: HttpRequest, organization: Any, action: str, endpoint_id: Any, details: dict
-) -> None:
-    """As the API records it (`webhook.create`, `webhook.delete`), marked as via the admin."""
-    record_event(
-        organization=organization,
-        actor=admin_actor(request),
-        action=f"webhook.{action}",
-        object_type="webhook",
-        object_id=endpoint_id,
-        details=details,
-    )
-
-
 @admin.register(WebhookEndpoint)
 class WebhookEndpointAdmin(OrganizationScopedAdmin):
     form = WebhookEndpointForm
@@ -80,10 +64,7 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         return deleted, counts, perms_needed, protected
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        details = {"url": obj.url, "events": obj.events, "via": "admin"}
-        organization, endpoint_id = obj.organization, obj.pk
-        services.webhook_endpoint_delete(endpoint=obj)
-        _audit(request, organization, "delete", endpoint_id, details)
+        services.webhook_endpoint_delete(endpoint=obj, actor=admin_actor(request), via="admin")
 
     def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
         for endpoint in queryset.select_related("organization"):
@@ -93,20 +74,24 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
         if change:
             super().save_model(request, obj, form, change)
             return
-        secret = generate_secret()
-        obj.set_secret(secret)
-        super().save_model(request, obj, form, change)
-        _audit(
-            request,
-            obj.organization,
-            "create",
-            obj.pk,
-            {"url": obj.url, "events": obj.events, "via": "admin"},
+        # Created (and audited) by the service, as through the API; the form has checked
+        # the plan and the URL, which the service checks again.
+        registered = services.webhook_endpoint_create(
+            organization=obj.organization,
+            url=obj.url,
+            events=obj.events,
+            is_active=obj.is_active,
+            actor=admin_actor(request),
+            via="admin",
         )
+        # The admin goes on with the form's instance (history entry, redirect): make it the
+        # row just saved.
+        obj.pk = registered.endpoint.pk
+        obj.refresh_from_db()
         messages.warning(
             request,
             gettext("Signing secret of %(url)s (copy it now, it is not shown again): %(secret)s")
-            % {"url": obj.url, "secret": secret},
+            % {"url": obj.url, "secret": registered.secret},
         )
 
 

@@ -1,7 +1,8 @@
 """Writes of webhooks: registering and deleting endpoints, dispatching document events.
 
-`dispatch_document_event` is the one entry point for the document code: call it after the
-document's transaction has committed.
+Endpoints are created and deleted here only, by the API and by the admin alike, each with
+its audit event (`webhook.create`, `webhook.delete`). `dispatch_document_event` is the one
+entry point for the document code: call it after the document's transaction has committed.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from audit.services import Actor, record_event
 from organizations.models import Organization, Plan
 from webhooks import ssrf
 from webhooks.endpoint_secrets import generate_secret
@@ -34,6 +36,8 @@ from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 logger = logging.getLogger(__name__)
 
 PLANS_WITH_WEBHOOKS = frozenset({Plan.BUSINESS, Plan.ENTERPRISE})
+# Where an endpoint was created or deleted: the API or the admin site.
+Via = Literal["api", "admin"]
 
 
 @dataclass(frozen=True)
@@ -60,14 +64,47 @@ def validate_target(url: str) -> None:
         raise InvalidEndpoint({"url": [str(refusal)]}) from None
 
 
+def _audit(
+    *,
+    organization: Organization,
+    actor: Actor,
+    action: str,
+    endpoint_id: uuid.UUID,
+    url: str,
+    events: list[str],
+    via: Via,
+) -> None:
+    """Record `webhook.<action>`; the admin's events carry `"via": "admin"` in their details,
+    the API's no marker (as they always had: older and newer events of a trail read alike)."""
+    details: dict[str, Any] = {"url": url, "events": events}
+    if via != "api":
+        details["via"] = via
+    record_event(
+        organization=organization,
+        actor=actor,
+        action=f"webhook.{action}",
+        object_type="webhook",
+        object_id=endpoint_id,
+        details=details,
+    )
+
+
 @transaction.atomic
 def webhook_endpoint_create(
-    *, organization: Organization, url: str, events: list[str]
+    *,
+    organization: Organization,
+    url: str,
+    events: list[str],
+    actor: Actor,
+    via: Via = "api",
+    is_active: bool = True,
 ) -> RegisteredEndpoint:
-    """Register `url` for `events`; the new secret is returned once and stored encrypted.
+    """Register `url` for `events` and audit it (`webhook.create`); the new secret is returned
+    once and stored encrypted.
 
     Raises 403 PLAN_REQUIRED for free organizations, 400 VALIDATION_ERROR for an unknown
-    event or a URL the SSRF guard refuses (not https, or not resolving to public addresses).
+    event or a URL the SSRF guard refuses (not https, or not resolving to public addresses);
+    then nothing is saved or recorded.
     """
     require_webhooks_plan(organization)
     unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
@@ -81,16 +118,28 @@ def webhook_endpoint_create(
         organization=organization,
         url=url,
         events=[event for event in WEBHOOK_EVENTS if event in events],
+        is_active=is_active,
     )
     endpoint.set_secret(secret)
     endpoint.save()
+    _audit(
+        organization=organization, actor=actor, action="create", endpoint_id=endpoint.pk,
+        url=endpoint.url, events=endpoint.events, via=via,
+    )  # fmt: skip
     return RegisteredEndpoint(endpoint=endpoint, secret=secret)
 
 
 @transaction.atomic
-def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
-    """Delete the endpoint and its delivery history; queued attempts then do nothing."""
+def webhook_endpoint_delete(*, endpoint: WebhookEndpoint, actor: Actor, via: Via = "api") -> None:
+    """Delete the endpoint and its delivery history and audit it (`webhook.delete`, with the
+    URL and events it had); queued attempts then do nothing."""
+    endpoint_id, url, events = endpoint.pk, endpoint.url, endpoint.events
+    organization = endpoint.organization
     endpoint.delete()
+    _audit(
+        organization=organization, actor=actor, action="delete", endpoint_id=endpoint_id,
+        url=url, events=events, via=via,
+    )  # fmt: skip
 
 
 def dispatch_document_event(

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.pagination import envelope_pagination
+from organizations.access import request_actor
 from organizations.permissions import ADMIN_ONLY
 from organizations.viewsets import OrganizationScopedViewSet
 from webhooks import services
@@ -59,12 +60,9 @@ class WebhookEndpointViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         registered = services.webhook_endpoint_create(
-            organization=self.organization, **serializer.validated_data
-        )
-        self.audit(
-            action="create",
-            obj=registered.endpoint,
-            details={"url": registered.endpoint.url, "events": registered.endpoint.events},
+            organization=self.organization,
+            actor=request_actor(request),
+            **serializer.validated_data,
         )
         body = RegisteredWebhookEndpointSerializer(
             registered.endpoint, context={"secret": registered.secret}
@@ -72,11 +70,7 @@ class WebhookEndpointViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
         return Response(body, status=status.HTTP_201_CREATED)
 
     def destroy(self, request: Request, pk: str) -> Response:
-        endpoint = self.get_object()
-        details = {"url": endpoint.url, "events": endpoint.events}
-        endpoint_id = endpoint.pk
-        services.webhook_endpoint_delete(endpoint=endpoint)
-        self.audit(action="delete", object_id=endpoint_id, details=details)
+        services.webhook_endpoint_delete(endpoint=self.get_object(), actor=request_actor(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=WebhookDeliverySerializer(many=True))

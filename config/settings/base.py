@@ -281,6 +281,8 @@ CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     # Exact names win over the patterns below (Celery's MapRoute).
     "legal_documents.tasks.build_documentation_package_task": {"queue": "packages"},
+    # A short UPDATE whose result is a webhook event: not behind minutes-long generations.
+    "legal_documents.tasks.mark_stale_task": {"queue": "webhooks"},
     "legal_documents.tasks.*": {"queue": "generation"},
     "webhooks.tasks.*": {"queue": "webhooks"},
     "assets.tasks.*": {"queue": "ingestion"},

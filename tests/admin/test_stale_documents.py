@@ -15,7 +15,7 @@ CHANGELIST = "admin:legal_documents_legaldocument_changelist"
 
 
 @pytest.fixture
-def stale_dpa(dpo, dpo_staff, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+def stale_dpa(dpo, dpo_staff, django_capture_on_commit_callbacks, staleness_task_here):  # type: ignore[no-untyped-def]
     register = seed_register(dpo.organization)
     dpa = create(dpo, "DATA_PROCESSING_AGREEMENT", vendorId=str(register["lohncloud"].pk))
     fresh = create(dpo, "DPIA", processingActivityIds=[str(register["customers"].pk)])

@@ -16,6 +16,7 @@ from legal_documents.tasks import (
     build_documentation_package_task,
     generate_document_task,
     iterate_document_task,
+    mark_stale_task,
 )
 from webhooks.tasks import deliver_webhook_task
 
@@ -138,6 +139,7 @@ def test_every_task_that_retries_uses_the_base_class_with_jitter():
         generate_document_task,
         iterate_document_task,
         build_documentation_package_task,
+        mark_stale_task,
         process_asset_task,
         delete_asset_files_task,
         deliver_webhook_task,

@@ -19,7 +19,8 @@ from tests.legal_documents.test_api import generate_now
 from tests.webhooks.factories import WebhookEndpointFactory
 from webhooks.models import WebhookDelivery
 
-pytestmark = pytest.mark.django_db
+# The register-change receiver's task (staleness) runs here when enqueued.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("staleness_task_here")]
 URL = "/api/v1/legal-documents"
 ACTOR = Actor(label="dpo@example.com")
 

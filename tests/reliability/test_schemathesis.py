@@ -75,6 +75,7 @@ def known_ids(business_dpo) -> dict[str, str]:  # type: ignore[no-untyped-def]
         organization=membership.organization,
         url="https://hooks.example.com/legaldocs",
         events=["document.created"],
+        actor=Actor(label="schemathesis"),
     ).endpoint
     transfer = TransferFactory(organization=membership.organization)
     activity = ProcessingActivityFactory(organization=membership.organization)

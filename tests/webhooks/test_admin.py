@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
+from audit.models import AuditEvent
 from tests.factories import MembershipFactory
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 from webhooks.models import WebhookEndpoint
@@ -75,3 +76,30 @@ def test_delivery_attempts_are_read_only_in_the_admin(staff_client, dpo):
     assert page.status_code == 200
     assert 'name="_save"' not in page.content.decode()
     assert staff_client.get("/admin/webhooks/webhookdelivery/add/").status_code == 403
+
+
+def test_creating_and_deleting_in_the_admin_are_audited_as_via_the_admin(staff_client, dpo):
+    staff_client.post(
+        "/admin/webhooks/webhookendpoint/add/",
+        {
+            "organization": str(dpo.organization.pk),
+            "url": "https://admin.example.com/h",
+            "events": ["document.finalized", "document.created"],
+        },
+    )
+    endpoint = WebhookEndpoint.objects.get(url="https://admin.example.com/h")
+    assert endpoint.is_active is False  # the box was left unticked
+    staff_client.post(f"/admin/webhooks/webhookendpoint/{endpoint.pk}/delete/", {"post": "yes"})
+    assert not WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
+
+    events = AuditEvent.objects.filter(object_id=str(endpoint.pk)).order_by("id")
+    assert [(e.action, e.object_type) for e in events] == [
+        ("webhook.create", "webhook"),
+        ("webhook.delete", "webhook"),
+    ]
+    details = {"url": "https://admin.example.com/h", "events": endpoint.events, "via": "admin"}
+    assert [e.details for e in events] == [details, details]
+    assert sorted(endpoint.events) == ["document.created", "document.finalized"]
+    for event in events:
+        assert event.organization_id == dpo.organization.pk
+        assert event.actor.endswith(" (admin)")

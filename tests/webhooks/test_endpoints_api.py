@@ -142,3 +142,20 @@ def test_another_organizations_webhook_is_not_found(dpo):
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "NOT_FOUND"
     assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
+
+
+def test_registration_and_deletion_are_audited_with_the_url_and_events(org_admin):
+    endpoint_id = register(org_admin).json()["id"]
+    org_admin.client.delete(f"{URL}/{endpoint_id}")
+    events = AuditEvent.objects.filter(object_id=endpoint_id).order_by("id")
+    assert [(e.action, e.object_type, e.outcome) for e in events] == [
+        ("webhook.create", "webhook", "allowed"),
+        ("webhook.delete", "webhook", "allowed"),
+    ]
+    details = {"url": "https://hooks.example.com/legaldocs",
+               "events": ["document.created", "document.finalized"]}  # fmt: skip
+    assert [e.details for e in events] == [details, details]  # no marker through the API
+    for event in events:
+        assert event.organization_id == org_admin.organization.pk
+        assert event.actor.startswith(org_admin.membership.user.email + " (key ")
+        assert event.actor_user_id == org_admin.membership.user.pk
