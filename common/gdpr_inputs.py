@@ -58,6 +58,27 @@ def flag(**kwargs: Any) -> serializers.BooleanField:
     return serializers.BooleanField(**kwargs)
 
 
+class DpiaScreeningFields(serializers.Serializer):
+    """The DPIA screening facts (EDPB WP248 criteria, Art. 35(3)); absent or null is unknown.
+
+    Declared once for the DPIA create body, which takes them among its own fields (a base
+    class), and the register, which keeps them as an activity's `dpiaScreening` object: the
+    register's answers are DPIA inputs under the same keys.
+    """
+
+    highlyPersonalData = flag()  # noqa: N815
+    approximateSubjects = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
+    vulnerableSubjects = flag()  # noqa: N815
+    largeScale = flag()  # noqa: N815
+    systematicMonitoring = flag()  # noqa: N815
+    publicAreaMonitoring = flag()  # noqa: N815
+    profiling = flag()
+    automatedDecisions = flag()  # noqa: N815
+    innovativeTechnology = flag()  # noqa: N815
+    datasetMatching = flag()  # noqa: N815
+    preventsRightOrService = flag()  # noqa: N815
+
+
 class RecognisedChoiceField(serializers.ChoiceField):
     """A code of `choices`, or free text naming one (recognised by `recognise`).
 
@@ -169,6 +190,15 @@ class TransferSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The recipient's role (picks the SCC module).",
     )
+
+
+class SubProcessorSerializer(serializers.Serializer):
+    """An authorised sub-processor, where it processes and what for."""
+
+    name = TextField(allow_blank=False, required=True)
+    country = TextField()
+    service = TextField()
+    address = TextField()
 
 
 class RecipientSerializer(serializers.Serializer):

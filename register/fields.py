@@ -14,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from common import gdpr_inputs
 from common.gdpr_inputs import MAX_LIST_LENGTH, LegalBasisField, SafeguardField, TextField
 from gdpr.composition.recognition import LEGAL_BASES
 from register.bases import ART_9_CODES, basis_entry
@@ -104,12 +105,9 @@ class PurposeSerializer(serializers.Serializer):
     legalBasis = LegalBasisField(required=False)  # noqa: N815
 
 
+# A component of its own: the DPA create body's sub-processor has no safeguard.
 @extend_schema_serializer(component_name="RegisterSubProcessor")
-class SubProcessorSerializer(serializers.Serializer):
+class SubProcessorSerializer(gdpr_inputs.SubProcessorSerializer):
     """A vendor's sub-processor; outside the EEA it is an onward transfer."""
 
-    name = TextField(allow_blank=False, required=True)
-    country = TextField()
-    service = TextField()
-    address = TextField()
     safeguard = SafeguardField(help_text="The Chapter V mechanism of an onward transfer.")

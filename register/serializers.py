@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.gdpr_inputs import (
+    DpiaScreeningFields,
     RecipientSerializer,
     RetentionSerializer,
     SafeguardField,
@@ -40,25 +41,16 @@ from register.models import (
 from register.selectors import dpia_screening
 
 
-class DpiaScreeningSerializer(serializers.Serializer):
+class DpiaScreeningSerializer(DpiaScreeningFields):
     """The DPIA screening answers (WP248 criteria, Art. 35(3)), keyed like the DPIA inputs.
 
     Absent or null means not answered: the criterion stays unknown, never met.
     """
 
-    profiling = serializers.BooleanField(required=False, allow_null=True)
-    automatedDecisions = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    systematicMonitoring = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    publicAreaMonitoring = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    highlyPersonalData = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    largeScale = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
+    # Null is "not answered" here, as for the yes/no answers; the create body refuses it.
     approximateSubjects = serializers.IntegerField(  # noqa: N815
         required=False, allow_null=True, min_value=0
     )
-    datasetMatching = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    vulnerableSubjects = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    innovativeTechnology = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
-    preventsRightOrService = serializers.BooleanField(required=False, allow_null=True)  # noqa: N815
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Unpack
 
-from gdpr.composition.context import SourceRef
+from gdpr.composition.context import CompositionOptions
 from gdpr.composition.register import compose_register, is_register_inputs
 from gdpr.composition.skeleton import document_skeleton
 from gdpr.i18n import activate
@@ -19,12 +18,8 @@ def compose(
     *,
     document_type: DocumentType,
     inputs: Mapping[str, Any],
-    answers: Mapping[str, Any] | None = None,
-    finalize_answers: Mapping[str, Any] | None = None,
-    organization_name: str | None = None,
-    sources: Sequence[SourceRef] = (),
-    now: datetime | None = None,
     language: str | None = None,
+    **options: Unpack[CompositionOptions],
 ) -> str:
     """The document as Markdown, written from validated inputs and answers.
 
@@ -32,7 +27,8 @@ def compose(
     item gets its own anchored heading and is either written from the inputs and the rule-based
     assessments or marked `**[To be completed]**` with what is needed. User values are escaped.
     `inputs` are the serializer's validated data (companyName should hold the resolved client
-    company's name when clientCompanyId was given); `sources` are listed in an annex.
+    company's name when clientCompanyId was given); `options` (`CompositionOptions`) are the
+    answers, finalize answers, organization name, `sources` (listed in an annex) and `now`.
     `language` (en, de, fr, es, it; None keeps the active one, English by default) is the
     language of every text the template writes; user values stay as given. A record of
     processing whose inputs carry `registerActivities` is the whole register
@@ -40,22 +36,5 @@ def compose(
     """
     if document_type.name == "RECORD_OF_PROCESSING" and is_register_inputs(inputs):
         with activate(language):
-            return compose_register(
-                document_type=document_type,
-                inputs=inputs,
-                answers=answers,
-                finalize_answers=finalize_answers,
-                organization_name=organization_name,
-                sources=sources,
-                now=now,
-            )
-    return document_skeleton(
-        document_type,
-        inputs,
-        answers,
-        finalize_answers,
-        organization_name=organization_name,
-        sources=sources,
-        now=now,
-        language=language,
-    ).markdown
+            return compose_register(document_type=document_type, inputs=inputs, **options)
+    return document_skeleton(document_type, inputs, language=language, **options).markdown

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from gdpr.composition.markdown import escape_block, escape_inline
 from gdpr.i18n import _, current_language, format_date, format_datetime
@@ -17,6 +17,21 @@ class SourceRef:
 
     file_name: str
     excerpt: str = ""
+
+
+class CompositionOptions(TypedDict, total=False):
+    """The optional arguments of every composition (`compose`, `build_context`, the register).
+
+    Taken as `**options: Unpack[CompositionOptions]` and passed on whole, so that the register
+    and the single document are written from the same arguments and no signature repeats
+    them. An absent option is None (`sources`: empty).
+    """
+
+    answers: Mapping[str, Any] | None
+    finalize_answers: Mapping[str, Any] | None
+    organization_name: str | None
+    sources: Sequence[SourceRef]
+    now: datetime | None
 
 
 @dataclass(slots=True)

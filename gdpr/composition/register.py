@@ -17,10 +17,9 @@ Layout (the checklist anchors are kept, so completeness reads the text as for an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from gdpr.composition.context import CompositionContext, SourceRef
+from gdpr.composition.context import CompositionContext, CompositionOptions
 from gdpr.composition.markdown import escape_inline, item_heading, join_blocks, table
 from gdpr.composition.skeleton import (
     _annex,
@@ -105,25 +104,13 @@ def compose_register(
     *,
     document_type: DocumentType,
     inputs: Mapping[str, Any],
-    answers: Mapping[str, Any] | None = None,
-    finalize_answers: Mapping[str, Any] | None = None,
-    organization_name: str | None = None,
-    sources: Sequence[SourceRef] = (),
-    now: datetime | None = None,
+    **options: Unpack[CompositionOptions],
 ) -> str:
     """The whole register as Markdown (deterministic for the same arguments)."""
     organization_inputs = _org_inputs(inputs)
 
     def context_of(values: Mapping[str, Any]) -> CompositionContext:
-        return build_context(
-            document_type=document_type,
-            inputs=values,
-            answers=answers,
-            finalize_answers=finalize_answers,
-            organization_name=organization_name,
-            sources=sources,
-            now=now,
-        )
+        return build_context(document_type=document_type, inputs=values, **options)
 
     organization = context_of(organization_inputs)
     shared = {

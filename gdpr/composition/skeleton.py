@@ -9,9 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from gdpr.composition.context import CompositionContext, SourceRef, format_value
+from gdpr.composition.context import (
+    CompositionContext,
+    CompositionOptions,
+    SourceRef,
+    format_value,
+)
 from gdpr.composition.inputs import normalize_inputs
 from gdpr.composition.markdown import (
     MARKER_PATTERN,
@@ -88,18 +93,14 @@ def build_context(
     *,
     document_type: DocumentType,
     inputs: Mapping[str, Any],
-    answers: Mapping[str, Any] | None = None,
-    finalize_answers: Mapping[str, Any] | None = None,
-    organization_name: str | None = None,
-    sources: Sequence[SourceRef] = (),
-    now: datetime | None = None,
+    **options: Unpack[CompositionOptions],
 ) -> CompositionContext:
     """The context writers read: only answers to questions that are asked are kept.
 
     Finalize answers win over questionnaire answers; an answer to a question whose condition
     does not hold is ignored, so a stale answer cannot leak into the text.
     """
-    merged = {**(answers or {}), **(finalize_answers or {})}
+    merged = {**(options.get("answers") or {}), **(options.get("finalize_answers") or {})}
     kept: dict[str, Any] = {}
     for question in document_type.questions:
         if question.id in merged and question.is_asked(kept):
@@ -107,9 +108,9 @@ def build_context(
     context = CompositionContext(
         inputs=normalize_inputs(inputs),
         answers=kept,
-        now=(now or datetime.now(UTC)).astimezone(UTC),
-        organization_name=organization_name,
-        sources=tuple(sources),
+        now=(options.get("now") or datetime.now(UTC)).astimezone(UTC),
+        organization_name=options.get("organization_name"),
+        sources=tuple(options.get("sources", ())),
     )
     if document_type.assess is not None:
         context.assessment = document_type.assess(context)
@@ -255,43 +256,22 @@ def document_skeleton(
     are written in `language` (None: the active language, see `gdpr.i18n.activate`).
     """
     with activate(language):
-        return _document_skeleton(
-            document_type,
-            inputs,
-            answers,
-            finalize_answers,
+        context = build_context(
+            document_type=document_type,
+            inputs=inputs,
+            answers=answers,
+            finalize_answers=finalize_answers,
             organization_name=organization_name,
             sources=sources,
             now=now,
         )
-
-
-def _document_skeleton(
-    document_type: DocumentType,
-    inputs: Mapping[str, Any],
-    answers: Mapping[str, Any] | None,
-    finalize_answers: Mapping[str, Any] | None,
-    *,
-    organization_name: str | None,
-    sources: Sequence[SourceRef],
-    now: datetime | None,
-) -> DocumentSkeleton:
-    context = build_context(
-        document_type=document_type,
-        inputs=inputs,
-        answers=answers,
-        finalize_answers=finalize_answers,
-        organization_name=organization_name,
-        sources=sources,
-        now=now,
-    )
-    return DocumentSkeleton(
-        document_type=document_type.name,
-        ruleset_version=document_type.ruleset_version,
-        front_matter=_front_matter(document_type, context),
-        sections=tuple(
-            section_skeleton(document_type, section.id, context)
-            for section in document_type.sections
-        ),
-        annex=_annex(context.sources),
-    )
+        return DocumentSkeleton(
+            document_type=document_type.name,
+            ruleset_version=document_type.ruleset_version,
+            front_matter=_front_matter(document_type, context),
+            sections=tuple(
+                section_skeleton(document_type, section.id, context)
+                for section in document_type.sections
+            ),
+            annex=_annex(context.sources),
+        )

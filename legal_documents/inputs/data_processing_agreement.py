@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.gdpr_inputs import SubProcessorSerializer
 from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
 from legal_documents.inputs.fields import (
     DocumentInputSerializer,
@@ -25,15 +26,6 @@ class ProcessorSerializer(serializers.Serializer):
     address = TextField()
     contact = TextField()
     country = TextField(help_text="Where it processes; outside the EEA = a transfer.")
-
-
-class SubProcessorSerializer(serializers.Serializer):
-    """An authorised sub-processor, where it processes and what for."""
-
-    name = TextField(allow_blank=False, required=True)
-    country = TextField()
-    service = TextField()
-    address = TextField()
 
 
 class DataProcessingAgreementInputSerializer(DocumentInputSerializer):

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.gdpr_inputs import DpiaScreeningFields
 from legal_documents.inputs.fields import (
     MAX_LIST_LENGTH,
     ProcessingDescriptionSerializer,
@@ -32,9 +33,9 @@ class ActionSerializer(serializers.Serializer):
     origin = TextField(help_text="E.g. 'DPO's reservation'.")
 
 
-class DpiaInputSerializer(ProcessingDescriptionSerializer):
-    """Create-body fields of a DPIA (all optional: what is missing is marked in the text)."""
-
+class _DpiaDescriptionSerializer(ProcessingDescriptionSerializer):
+    # The fields that come before the screening facts: DRF orders a class's fields after its
+    # bases', and the admin form and the schema show them in this order.
     dataFlow = TextField()  # noqa: N815
     legitimateInterests = TextField()  # noqa: N815
     balancingTest = TextField(help_text="Art. 6(1)(f) balancing test.")  # noqa: N815
@@ -50,17 +51,11 @@ class DpiaInputSerializer(ProcessingDescriptionSerializer):
     validatedBy = TextField(help_text="Name and role of the person validating.")  # noqa: N815
     validationDate = serializers.DateField(required=False)  # noqa: N815
     specialCategories = text_list()  # noqa: N815
-    highlyPersonalData = flag()  # noqa: N815
-    approximateSubjects = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    vulnerableSubjects = flag()  # noqa: N815
-    largeScale = flag()  # noqa: N815
-    systematicMonitoring = flag()  # noqa: N815
-    publicAreaMonitoring = flag()  # noqa: N815
-    profiling = flag()
-    automatedDecisions = flag()  # noqa: N815
-    innovativeTechnology = flag()  # noqa: N815
-    datasetMatching = flag()  # noqa: N815
-    preventsRightOrService = flag()  # noqa: N815
+
+
+class DpiaInputSerializer(_DpiaDescriptionSerializer, DpiaScreeningFields):
+    """Create-body fields of a DPIA (all optional: what is missing is marked in the text)."""
+
     securityMeasures = text_list()  # noqa: N815
     plannedMeasures = text_list()  # noqa: N815
     actionPlan = ActionSerializer(many=True, required=False, max_length=MAX_LIST_LENGTH)  # noqa: N815
