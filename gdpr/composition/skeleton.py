@@ -98,8 +98,13 @@ def build_context(
     """The context writers read: only answers to questions that are asked are kept.
 
     Finalize answers win over questionnaire answers; an answer to a question whose condition
-    does not hold is ignored, so a stale answer cannot leak into the text.
+    does not hold is ignored, so a stale answer cannot leak into the text. An option that
+    `CompositionOptions` does not name is a TypeError, as a wrong keyword was before the
+    options were bundled (callers outside mypy's reach would otherwise lose it silently).
     """
+    unknown = options.keys() - CompositionOptions.__optional_keys__
+    if unknown:
+        raise TypeError(f"unknown composition options: {', '.join(sorted(unknown))}")
     merged = {**(options.get("answers") or {}), **(options.get("finalize_answers") or {})}
     kept: dict[str, Any] = {}
     for question in document_type.questions:

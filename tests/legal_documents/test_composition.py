@@ -254,3 +254,18 @@ def test_headings_inside_code_blocks_do_not_count(full_inputs: dict, now: dateti
     report = completeness_report(document_type=document_type, markdown=fenced)
 
     assert set(report.missing) == {item.id for item in document_type.checklist}
+
+
+def test_a_misspelt_composition_option_is_refused(now: datetime) -> None:
+    # The options travel as one keyword bundle (CompositionOptions) through compose,
+    # compose_register and build_context: a wrong name must not be dropped silently, as an
+    # `answer=` for `answers=` would leave the answers out.
+    from gdpr.composition.skeleton import build_context
+
+    with pytest.raises(TypeError, match="answer"):
+        build_context(  # type: ignore[call-arg]
+            document_type=DOCUMENT_TYPES["BREACH_NOTIFICATION"],
+            inputs={"companyName": "Acme"},
+            answer={},
+            now=now,
+        )
