@@ -51,6 +51,7 @@ from assets.progress import (
 )
 from assets.services import asset_mark_failed
 from assets.storage import asset_key, delete_files, local_copy, store_file
+from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -59,9 +60,11 @@ EMBEDDING_BATCH_SIZE = 64
 CONVERSIONS: dict[FileKind, str] = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 
 
-# How long after the processing timeout (the task's soft time limit) an attempt is taken
-# over: time for the timed-out attempt to record its failure itself.
-TAKEOVER_GRACE = timedelta(seconds=30)
+# How long after its time budget (the task's soft time limit) an attempt is taken over:
+# time for the timed-out attempt to record its failure itself (then its hard limit ends it).
+TAKEOVER_GRACE = timedelta(seconds=GRACE_SECONDS)
+# The beat sweep fails an asset PROCESSING for this many times its time budget.
+STALE_AFTER_BUDGETS = 2
 # Claims of one asset, retries and take-overs included, before it is failed: 1 + the task's
 # 3 retries + 2 take-overs of an attempt whose worker was lost after the file was read.
 MAX_PROCESSING_ATTEMPTS = 6
@@ -91,16 +94,16 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
 
     Idempotent: a COMPLETED or FAILED asset, or one deleted meanwhile, is left alone and
     None is returned. An asset PROCESSING by an attempt that may still be running (younger
-    than ``ASSET_PROCESSING_TIMEOUT_SECONDS`` plus a grace period: a task redelivered while
-    the first run goes on) is left alone too, raising AttemptInProgressError with the
-    seconds until it can be taken over. An attempt abandoned while reading the file (its
-    worker died: a hostile file may kill every worker it is handed to) is not taken over:
-    the asset is FAILED (EXTRACTION_FAILED); so is one claimed MAX_PROCESSING_ATTEMPTS
-    times. ``redelivered`` (the broker handed the task again: its worker was lost) fails
-    such an asset at once, without waiting for the take-over. Each attempt claims the asset
-    with a fresh ``processing_token``; it writes chunks, the final status and deletes
-    output only while the row still holds that token, so an attempt taken over by a newer
-    one stops quietly (None) and leaves the newer one's chunks alone.
+    than the asset's time budget, ``assets.time_budget``, plus a grace period: a task
+    redelivered while the first run goes on) is left alone too, raising
+    AttemptInProgressError with the seconds until it can be taken over. An attempt abandoned
+    while reading the file (its worker died: a hostile file may kill every worker it is
+    handed to) is not taken over: the asset is FAILED (EXTRACTION_FAILED); so is one claimed
+    MAX_PROCESSING_ATTEMPTS times. ``redelivered`` (the broker handed the task again: its
+    worker was lost) fails such an asset at once, without waiting for the take-over. Each
+    attempt claims the asset with a fresh ``processing_token``; it writes chunks, the final
+    status and deletes output only while the row still holds that token, so an attempt taken
+    over by a newer one stops quietly (None) and leaves the newer one's chunks alone.
 
     The status, chunk count and converted file are recorded only after every vector is
     written. A file that cannot be converted or read ends FAILED with the error
@@ -167,15 +170,14 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
 def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
     """Start an attempt: PROCESSING with a fresh token, or None when there is nothing to do.
 
-    A PROCESSING asset is taken over only once its attempt is older than the processing
-    timeout (the task's soft time limit) plus a grace period; a younger one may still be
+    A PROCESSING asset is taken over only once its attempt is older than the asset's time
+    budget (the task's soft time limit) plus a grace period; a younger one may still be
     running, and AttemptInProgressError is raised; unless the task was ``redelivered``
     while the attempt was reading the file: the broker only hands a task again once its
     worker was lost (or after the visibility timeout, longer than any task), so that
     attempt is dead and the asset is failed now.
     """
     now = timezone.now()
-    longest_attempt = timedelta(seconds=settings.ASSET_PROCESSING_TIMEOUT_SECONDS) + TAKEOVER_GRACE
     with transaction.atomic():
         asset = (
             Asset.objects.select_for_update(of=("self",))
@@ -186,6 +188,7 @@ def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
         if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
             return None
         started = asset.processing_started_at
+        longest_attempt = _budget(asset) + TAKEOVER_GRACE
         lost_while_reading = redelivered and asset.processing_stage == STAGE_EXTRACTING
         if (
             asset.status == AssetStatus.PROCESSING
@@ -291,7 +294,7 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         raise AttemptSupersededError(asset.pk)
     embedder = embedding_provider()
     # The task's soft time limit, kept here too: the threads pool does not enforce it.
-    deadline = time.monotonic() + settings.ASSET_PROCESSING_TIMEOUT_SECONDS
+    deadline = time.monotonic() + _budget(asset).total_seconds()
     count = 0
     with ExitStack() as stack:
         path = stack.enter_context(
@@ -500,25 +503,37 @@ def claim_stranded_uploads(*, older_than_seconds: int, limit: int = 500) -> list
     return [str(asset_id) for asset_id in stranded]
 
 
-def fail_stale_assets(*, older_than_seconds: int) -> int:
-    """Fail assets PROCESSING for longer than ``older_than_seconds`` (a lost worker).
+def fail_stale_assets() -> int:
+    """Fail assets PROCESSING for longer than STALE_AFTER_BUDGETS times their time budget.
 
-    Returns how many were failed; their partial chunks are removed.
+    Such an attempt is lost (its worker died and nothing took it over); a large file still
+    within its own budget is left alone. Returns how many were failed; their partial chunks
+    are removed. An asset taken over or finished meanwhile is left as it is.
     """
-    limit = timezone.now() - timedelta(seconds=older_than_seconds)
-    stale = list(
-        Asset.objects.filter(
-            status=AssetStatus.PROCESSING, processing_started_at__lt=limit
-        ).select_related("organization")
-    )
-    for asset in stale:
-        asset_mark_failed(
-            asset_id=asset.pk,
+    now = timezone.now()
+    # No budget is below the base: younger attempts are not even looked at.
+    shortest = timedelta(seconds=STALE_AFTER_BUDGETS * settings.ASSET_PROCESSING_TIMEOUT_SECONDS)
+    candidates = Asset.objects.filter(
+        status=AssetStatus.PROCESSING, processing_started_at__lt=now - shortest
+    ).values_list("pk", "file_size", "processing_started_at", "processing_token")
+    failed = 0
+    for asset_id, file_size, started, token in candidates:
+        limit = STALE_AFTER_BUDGETS * asset_budget_seconds(file_size=file_size)
+        if started + timedelta(seconds=limit) > now:
+            continue
+        if asset_mark_failed(
+            asset_id=asset_id,
             code="EXTRACTION_FAILED",
-            message=f"Processing did not finish within {older_than_seconds} seconds.",
-        )
-        AssetChunk.objects.filter(asset_id=asset.pk).delete()
-    return len(stale)
+            message=f"Processing did not finish within {limit} seconds.",
+            processing_token=token,
+        ):
+            AssetChunk.objects.filter(asset_id=asset_id).delete()
+            failed += 1
+    return failed
+
+
+def _budget(asset: Asset) -> timedelta:
+    return timedelta(seconds=asset_budget_seconds(file_size=asset.file_size))
 
 
 def _observe(kind: FileKind, started: float, *, failed: bool) -> None:

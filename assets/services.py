@@ -220,11 +220,12 @@ def asset_mark_failed(
     message: str,
     details: dict[str, Any] | None = None,
     processing_token: uuid.UUID | None = None,
-) -> None:
+) -> bool:
     """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
 
     With ``processing_token``, only while that processing attempt still holds the asset
-    (an attempt taken over by a newer one must not fail the newer one's work).
+    (an attempt taken over by a newer one must not fail the newer one's work). Returns
+    whether the asset was failed.
     """
     assets = Asset.objects.filter(
         pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
@@ -243,3 +244,4 @@ def asset_mark_failed(
         from assets.events import announce_final_status  # events imports the models only
 
         announce_final_status(asset_id)
+    return bool(failed)

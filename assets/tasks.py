@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task, shared_task
-from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from django.db import IntegrityError
 
 from assets import ingestion, reembedding
+from assets.models import Asset
 from assets.services import asset_mark_failed
 from assets.storage import delete_files
+from assets.time_budget import MIB, asset_budget_seconds, asset_time_limits
 from common.tasks import DATABASE_ERRORS, ServiceTask
 
 logger = logging.getLogger(__name__)
@@ -40,17 +42,51 @@ def _transient_errors() -> tuple[type[BaseException], ...]:
             openai.RateLimitError, openai.InternalServerError)  # fmt: skip
 
 
+def _file_size(asset_id: Any) -> int | None:
+    size: int | None = Asset.objects.filter(pk=asset_id).values_list("file_size", flat=True).first()
+    return size
+
+
+class AssetProcessingTask(ServiceTask):
+    """The class of ``process_asset_task``: every message carries its asset's time limits.
+
+    However it is sent (the upload, the stranded-upload sweep, a look later while another
+    attempt runs), ``apply_async`` adds the soft and hard limits of the asset's time budget
+    (``assets.time_budget``) unless given; Celery's retries copy the limits of the message
+    they retry. A message without them (sent by an older release) gets the base budget
+    (``soft_time_limit_setting``).
+    """
+
+    def apply_async(  # type: ignore[no-untyped-def]
+        self, args=None, kwargs=None, task_id=None, producer=None, link=None,
+        link_error=None, shadow=None, **options,
+    ):  # fmt: skip
+        if args and options.get("soft_time_limit") is None:
+            limits = asset_time_limits(file_size=_file_size(args[0]))
+            options["soft_time_limit"] = limits.soft_time_limit
+            options["time_limit"] = limits.time_limit
+        return super().apply_async(
+            args, kwargs, task_id, producer, link, link_error, shadow, **options
+        )
+
+
 def _fail_asset(task: Task, error: BaseException, asset_id: str) -> None:
-    if isinstance(error, SoftTimeLimitExceeded):
-        seconds = settings.ASSET_PROCESSING_TIMEOUT_SECONDS
-        message = f"Processing took longer than {seconds} seconds."
+    # Soft: the limit Celery or the ingestion itself enforces; hard: Celery killed the run.
+    if isinstance(error, SoftTimeLimitExceeded | TimeLimitExceeded):
+        size = _file_size(asset_id)
+        seconds = asset_budget_seconds(file_size=size)
+        megabytes = (size or 0) / MIB
+        message = (
+            f"Processing took longer than the {seconds} seconds allowed for a file of "
+            f"{megabytes:.1f} MB."
+        )
     else:
         message = UNEXPECTED_FAILURE_MESSAGE
     asset_mark_failed(asset_id=asset_id, code="EXTRACTION_FAILED", message=message)
 
 
 @shared_task(
-    base=ServiceTask,
+    base=AssetProcessingTask,
     bind=True,
     autoretry_for=_transient_errors(),
     max_retries=MAX_RETRIES,
@@ -69,7 +105,9 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     then, like any unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic
     message and Celery logs the error: internal error text never reaches the API. The typed
     processing errors (unreadable or unconvertible files) keep their own messages, written
-    for users.
+    for users. A run longer than the asset's time budget (``assets.time_budget``: the soft
+    limit its message carries, kept by the ingestion itself in the threads pool) is FAILED
+    with a message that states the budget.
     """
     # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
@@ -95,10 +133,8 @@ def delete_asset_files_task(self, keys: list[str]) -> None:  # type: ignore[no-u
 
 @shared_task
 def fail_stale_assets_task() -> int:
-    """Beat: fail assets PROCESSING for longer than twice the processing timeout."""
-    return ingestion.fail_stale_assets(
-        older_than_seconds=2 * settings.ASSET_PROCESSING_TIMEOUT_SECONDS
-    )
+    """Beat: fail assets PROCESSING for longer than twice their time budget."""
+    return ingestion.fail_stale_assets()
 
 
 @shared_task
@@ -128,6 +164,9 @@ def _fail_reembedding(task: Task, error: BaseException, job_id: str) -> None:
     max_retries=MAX_RETRIES,
     retry_backoff=4,
     retry_backoff_max=120,
+    # The base budget, not an asset's: a step is one batch of chunks (job.batch_size), the
+    # swap or a sweep batch, whatever the size of any file. (The index build grows with
+    # the whole corpus, not with a file.)
     soft_time_limit_setting="ASSET_PROCESSING_TIMEOUT_SECONDS",
     give_up=_fail_reembedding,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assets import time_budget
 from config import services
 from config.environment import Environment
 from config.logging import logging_config
@@ -182,7 +183,14 @@ FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
 FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
 CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)
+# One asset's processing time budget: the base, plus this much per MiB of the file
+# (assets/time_budget.py). 90 s/MiB: 100 MiB of CSV makes ~124,000 chunks (1,240 per MiB);
+# the local model embeds ~24 chunks/s on 2 idle cores and storing adds ~4 s/MiB, so a file
+# needs ~55 s/MiB (~5,700 s for 100 MiB, projected). 90 leaves 1.6x on that rate, and the
+# largest upload gets 1,800 + 9,000 = 10,800 s, ~1.9x its need. A busy machine (~10
+# chunks/s) needs ~130 s/MiB: raise it there, or on slower models.
 ASSET_PROCESSING_TIMEOUT_SECONDS = env.int("ASSET_PROCESSING_TIMEOUT_SECONDS", 1800, minimum=30)
+ASSET_PROCESSING_SECONDS_PER_MB = env.int("ASSET_PROCESSING_SECONDS_PER_MB", 90, minimum=0)
 # Extraction runs in a child process under these bounds (assets/processing/isolation.py): a
 # file that needs more memory or time fails alone; the worker lives on.
 ASSET_EXTRACTION_MEMORY_LIMIT_MB = env.int("ASSET_EXTRACTION_MEMORY_LIMIT_MB", 1024, minimum=64)
@@ -331,11 +339,23 @@ GENERATION_PROVIDER = env.choice(
 GENERATION_TIMEOUT_SECONDS = env.int("GENERATION_TIMEOUT_SECONDS", 300, minimum=5)
 # Redis visibility timeout: an unacknowledged task (worker killed) is redelivered after this.
 # It must exceed the longest task: tasks are acks_late, so one still running when it passes
-# is delivered a second time and runs twice at once. CELERY_VISIBILITY_TIMEOUT overrides.
+# is delivered a second time and runs twice at once. The longest is the ingestion of the
+# largest upload (its hard limit); twice that, as a task put off until a running attempt
+# may be taken over (countdown) is unacknowledged while it waits too. With the defaults
+# 2 x 10,860 + 60 = 21,780 s: a worker killed whole (not one pool process) has its tasks
+# delivered again only then. CELERY_VISIBILITY_TIMEOUT overrides.
+LONGEST_ASSET_PROCESSING_SECONDS = (
+    time_budget.GRACE_SECONDS
+    + time_budget.processing_budget_seconds(
+        file_size=ASSET_MAX_UPLOAD_BYTES,
+        base_seconds=ASSET_PROCESSING_TIMEOUT_SECONDS,
+        seconds_per_mb=ASSET_PROCESSING_SECONDS_PER_MB,
+    )
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int(
         "CELERY_VISIBILITY_TIMEOUT",
-        2 * max(ASSET_PROCESSING_TIMEOUT_SECONDS, GENERATION_TIMEOUT_SECONDS) + 60,
+        2 * max(LONGEST_ASSET_PROCESSING_SECONDS, GENERATION_TIMEOUT_SECONDS) + 60,
         minimum=10,
     ),
     # Workers look for such tasks every 10 s (kombu's default: every 100 s).

@@ -253,7 +253,7 @@ def test_the_sweep_fails_an_asset_stuck_in_processing(dpo):
         status=AssetStatus.PROCESSING, processing_started_at=timezone.now() - timedelta(hours=2)
     )
 
-    assert ingestion.fail_stale_assets(older_than_seconds=3600) == 1
+    assert ingestion.fail_stale_assets() == 1
     asset = Asset.objects.get(pk=asset_id)
     assert asset.status == AssetStatus.FAILED
     assert asset.error_code == "EXTRACTION_FAILED"
