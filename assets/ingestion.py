@@ -511,8 +511,8 @@ def fail_stale_assets() -> int:
     are removed. An asset taken over or finished meanwhile is left as it is.
     """
     now = timezone.now()
-    # No budget is below the base: younger attempts are not even looked at.
-    shortest = timedelta(seconds=STALE_AFTER_BUDGETS * settings.ASSET_PROCESSING_TIMEOUT_SECONDS)
+    # No budget is below an empty file's: younger attempts are not even looked at.
+    shortest = timedelta(seconds=STALE_AFTER_BUDGETS * asset_budget_seconds(file_size=None))
     candidates = Asset.objects.filter(
         status=AssetStatus.PROCESSING, processing_started_at__lt=now - shortest
     ).values_list("pk", "file_size", "processing_started_at", "processing_token")
