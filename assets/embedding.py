@@ -22,13 +22,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from assets.processing.embeddings import EmbeddingProvider, get_embedding_provider
+from assets.processing.embeddings import LOCAL_MODELS, EmbeddingProvider, get_embedding_provider
 from assets.worker import embedding_threads
 
 logger = logging.getLogger(__name__)
 
-MODELS = ("hashing", "minilm", "e5-small", "openai")
-LOCAL_MODELS = ("minilm", "e5-small")
+MODELS = ("hashing", *LOCAL_MODELS, "openai")
 
 _lock = threading.Lock()
 _cache: dict[tuple[Any, ...], EmbeddingProvider] = {}
