@@ -365,7 +365,7 @@ def _sweep(job: ReembedJob) -> StepOutcome:
     job.phase = DONE
     job.status = ReembedStatus.COMPLETED
     job.finished_at = timezone.now()
-    job.save(update_fields=["phase", "status", "finished_at"])
+    job.save(update_fields=["phase", "status", "finished_at", "updated_at"])
     logger.info("re-embedding to %s completed (job %s)", job.target_model, job.pk)
     return StepOutcome(more=False)
 

@@ -135,6 +135,15 @@ def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(cor
     assert any(message.startswith("re-embedding to minilm completed") for message in logged)
 
 
+def test_the_completed_job_records_when_it_was_last_updated(corpus):
+    job = reembedding.reembed_start(model="minilm", batch_size=50)
+    _run(job)
+
+    job.refresh_from_db()
+    assert job.status == ReembedStatus.COMPLETED
+    assert job.updated_at >= job.finished_at
+
+
 def test_searches_use_the_old_vectors_and_model_until_the_new_ones_are_complete(corpus):
     before_vectors = _vectors()
     queries = ["payroll records", "surveillance cameras", "withdraw consent"]
