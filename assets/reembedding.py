@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from assets.embedding import MODELS, active_model, provider_for
 from assets.models import Asset, AssetChunk, AssetStatus, EmbeddingIndex, ReembedJob, ReembedStatus
+from assets.search import vector_literal
 
 logger = logging.getLogger(__name__)
 
@@ -392,7 +393,7 @@ def _write_vectors(
     *, ids: list[int], vectors: list[list[float]], model_name: str, column: str
 ) -> None:
     """One UPDATE for the batch: ``column`` and its model name (``<column>_model``)."""
-    literals = ["[" + ",".join(repr(float(v)) for v in vector) + "]" for vector in vectors]
+    literals = [vector_literal(vector) for vector in vectors]
     with connection.cursor() as cursor:
         cursor.execute(_UPDATE_VECTORS[column], [model_name, ids, literals])
 

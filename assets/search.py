@@ -192,7 +192,7 @@ def hybrid_chunk_search(
     params = {
         "organization_id": organization_id,
         "query": query,
-        "vector": _vector_literal(vector) if use_vector and vector is not None else None,
+        "vector": vector_literal(vector) if use_vector and vector is not None else None,
         "use_vector": use_vector,
         "vector_model": vector_model if use_vector else None,
         "use_text": use_lexical,
@@ -243,7 +243,8 @@ def hybrid_chunk_search(
     return hits
 
 
-def _vector_literal(vector: list[float]) -> str:
+def vector_literal(vector: list[float]) -> str:
+    """pgvector's text form of ``vector`` (a ``%s::vector`` parameter; also assets.reembedding)."""
     return "[" + ",".join(repr(float(value)) for value in vector) + "]"
 
 

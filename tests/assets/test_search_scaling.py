@@ -53,7 +53,7 @@ def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organizat
         uploaded(f"policy-{number}.txt", f"Badge readers log entries, site {number}.\n".encode())
     params = {
         "organization_id": dpo.organization.pk, "query": "badge", "use_vector": True,
-        "vector": search._vector_literal([1.0] + [0.0] * 383), "use_text": False,
+        "vector": search.vector_literal([1.0] + [0.0] * 383), "use_text": False,
         "use_trigram": False, "candidates": 40,
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
         "vector_model": None,
