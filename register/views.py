@@ -33,15 +33,12 @@ from register.serializers import (
 UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
-class RegisterEntryViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet):
-    """CRUD of one kind of register entry; subclasses name the services and serializers."""
+class RegisterReadViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet):
+    """A filtered list and an audited read of one register row (UUID ids only)."""
 
     lookup_value_regex = UUID_PATTERN
     filters_class: ClassVar[type[serializers.Serializer]]
     list_serializer_class: ClassVar[type[serializers.Serializer]]
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "organization": self.organization}
 
     def _filters(self, request: Request) -> dict[str, Any]:
         filters = self.filters_class(data=request.query_params)
@@ -58,10 +55,21 @@ class RegisterEntryViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
         self.audit(action="read", obj=entry)
         return Response(self.get_serializer(entry).data)
 
+
+class RegisterEntryViewSet(RegisterReadViewSet):
+    """CRUD of one kind of register entry; subclasses name the services and serializers."""
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "organization": self.organization}
+
     def _validated(self, request: Request, *, partial: bool) -> dict[str, Any]:
         body = self.get_serializer(data=request.data, partial=partial)
         body.is_valid(raise_exception=True)
         return dict(body.validated_data)
+
+    def _fresh(self, entry: ProcessingActivity | Vendor) -> dict[str, Any]:
+        """The entry as written, read again with its links and transfers."""
+        return dict(self.get_serializer(self.unscoped_queryset().get(pk=entry.pk)).data)
 
 
 @extend_schema(tags=["processing register"])
@@ -120,9 +128,8 @@ class ProcessingActivityViewSet(RegisterEntryViewSet):
         description="Update with a full body (`name` required); fields left out keep their values.",
     )
     def update(self, request: Request, pk: str) -> Response:
-        activity = self.get_object()
         activity = services.activity_update(
-            activity=activity,
+            activity=self.get_object(),
             actor=request_actor(request),
             data=self._validated(request, partial=False),
         )
@@ -132,9 +139,6 @@ class ProcessingActivityViewSet(RegisterEntryViewSet):
     def destroy(self, request: Request, pk: str) -> Response:
         services.activity_delete(activity=self.get_object(), actor=request_actor(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-    def _fresh(self, activity: ProcessingActivity) -> dict[str, Any]:
-        return dict(self.get_serializer(self.unscoped_queryset().get(pk=activity.pk)).data)
 
 
 @extend_schema(tags=["processing register"])
@@ -204,33 +208,23 @@ class VendorViewSet(RegisterEntryViewSet):
         services.vendor_delete(vendor=self.get_object(), actor=request_actor(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    def _fresh(self, vendor: Vendor) -> dict[str, Any]:
-        return dict(self.get_serializer(self.unscoped_queryset().get(pk=vendor.pk)).data)
-
 
 @extend_schema(tags=["processing register"])
-class TransferViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet):
+class TransferViewSet(RegisterReadViewSet):
     """Transfers outside the EEA, read-only: the services keep them from vendors and recipients."""
 
     queryset = Transfer.objects.all()
     serializer_class = TransferSerializer
+    list_serializer_class = TransferSerializer
+    filters_class = TransferListFiltersSerializer
     pagination_class = envelope_pagination("transfers")
     audit_object_type = "transfer"
-    lookup_value_regex = UUID_PATTERN
 
     @extend_schema(
         parameters=[TransferListFiltersSerializer], responses=TransferSerializer(many=True)
     )
     def list(self, request: Request) -> Response:
-        filters = TransferListFiltersSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
         queryset = selectors.transfer_list(
-            queryset=self.get_queryset(), filters=filters.validated_data
+            queryset=self.get_queryset(), filters=self._filters(request)
         )
-        page = self.paginate_queryset(queryset)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
-
-    def retrieve(self, request: Request, pk: str) -> Response:
-        transfer = self.get_object()
-        self.audit(action="read", obj=transfer)
-        return Response(self.get_serializer(transfer).data)
+        return self._list(request, queryset)

@@ -189,6 +189,7 @@ def _decide(
     by_reference = {entry.reference.strip().lower(): entry for entry in entries if entry.reference}
     by_name = {entry.name.lower(): entry for entry in entries}
     seen: dict[str, int] = {}
+    names: dict[str, int] = {}
     planned = []
     for row in rows:
         if not row.name:
@@ -200,6 +201,15 @@ def _decide(
             planned.append(PlannedRow(parsed=row, action=SKIPPED))
             continue
         seen[identity] = row.row
+        # Another identity under a name this file already gave: the name is unique per
+        # organization, so writing both would fail the whole import.
+        if row.name.lower() in names:
+            row.problems.append(
+                f"the name is already given by row {names[row.name.lower()]}: the row is skipped"
+            )
+            planned.append(PlannedRow(parsed=row, action=SKIPPED))
+            continue
+        names[row.name.lower()] = row.row
         too_long = _too_long(model, row)
         if too_long:
             row.problems.append(too_long)

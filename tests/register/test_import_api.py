@@ -368,3 +368,25 @@ def test_an_activity_naming_a_vendor_already_in_the_register_is_linked_to_it(dpo
     backup = ProcessingActivity.objects.get(organization=dpo.organization, name="Backup")
     assert list(backup.vendors.all()) == [cloud]
     assert backup.recipients == []
+
+
+def test_two_rows_with_one_name_but_different_ids_skip_the_second_not_a_500(dpo):
+    # The name is unique per organization: the second row would break the constraint.
+    csv = (
+        b"ID;Processing activity;Purpose;Legal basis\n"
+        b"PA-1;Payroll;Salary payment;Art. 6(1)(b)\n"
+        b"PA-2;Payroll;Tax reporting;Art. 6(1)(c)\n"
+        b"PA-3;Recruiting;Hiring;Art. 6(1)(b)\n"
+    )
+    upload = SimpleUploadedFile("register.csv", csv, content_type="text/csv")
+
+    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    assert response.status_code == 200, response.content
+    rows = {row["reference"]: row for row in response.json()["rows"]}
+    assert (rows["PA-1"]["action"], rows["PA-2"]["action"]) == ("created", "skipped")
+    assert "row 2" in rows["PA-2"]["problems"][-1]
+    names = ProcessingActivity.objects.filter(organization=dpo.organization).values_list(
+        "name", flat=True
+    )
+    assert sorted(names) == ["Payroll", "Recruiting"]
