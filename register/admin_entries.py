@@ -18,7 +18,7 @@ from django.db.models import Count, JSONField, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers as drf
 from simple_history.admin import SimpleHistoryAdmin
@@ -56,6 +56,8 @@ class RegisterEntryForm(forms.ModelForm):
             except drf.ValidationError as error:
                 self.add_error(name, str(error.detail))
         organization = self.organization or getattr(self.instance, "organization", None)
+        if organization is None:  # a superuser without a membership adds an entry
+            self.add_error(None, gettext("Add the entry as a member of its organization."))
         name = cleaned.get("name")
         if name and organization is not None:
             others = self._meta.model.objects.filter(organization=organization, name=name)
@@ -173,15 +175,9 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
         try:
             if change:
                 saved = self.update(entry=obj, actor=admin_actor(request), data=data)
-            else:
-                organization = admin_organization(request)
-                if organization is None:  # a superuser without a membership
-                    # Marked so that the admin shows it translated (common.admin_errors).
-                    raise DomainError(
-                        gettext_noop("Add the entry as a member of its organization.")
-                    )
+            else:  # the form refused an add without an organization (RegisterEntryForm)
                 saved = self.create(
-                    organization=organization, actor=admin_actor(request), data=data
+                    organization=form.organization, actor=admin_actor(request), data=data
                 )
         except DomainError as error:
             report_domain_error(request, error)

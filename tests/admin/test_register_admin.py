@@ -7,13 +7,14 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEvent
 from register.models import ProcessingActivity, Transfer, Vendor
 from tests.compliance.register_seed import clean_register
-from tests.factories import LegalDocumentFactory
+from tests.factories import LegalDocumentFactory, UserFactory
 from tests.register.factories import ProcessingActivityFactory, VendorFactory
 
 pytestmark = pytest.mark.django_db
@@ -66,6 +67,18 @@ def test_the_admin_refuses_what_the_api_refuses(dpo_staff):
     assert duplicate.status_code == 200 and "already used" in duplicate.content.decode()
     assert unrecognised.status_code == 200 and "Accepted forms" in unrecognised.content.decode()
     assert ProcessingActivity.objects.count() == 1
+
+
+def test_a_superuser_without_an_organization_is_told_on_the_form_not_given_a_500():
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    client = Client(raise_request_exception=False)
+    client.force_login(superuser)
+
+    response = client.post(reverse(ACTIVITY_ADD), activity_form())
+
+    assert response.status_code == 200
+    assert "member of its organization" in response.content.decode()
+    assert not ProcessingActivity.objects.exists()
 
 
 def test_a_vendors_change_moves_its_revision_and_its_transfer(dpo_staff):
