@@ -39,6 +39,14 @@ class RegisterEntryForm(forms.ModelForm):
     api_serializer: type[drf.Serializer]
     organization: Any = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The entry's own organization, for superusers too: the service refuses any other
+        # organization's vendor (ForeignVendor), which save_model could only answer with a 500.
+        if "vendors" in self.fields:
+            field = self.fields["vendors"]
+            field.queryset = field.queryset.filter(organization=self.organization)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         serializer = self.api_serializer(context={"organization": self.organization})
@@ -131,12 +139,6 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
         form = super().get_form(request, obj, change=change, **kwargs)
         form.organization = obj.organization if obj is not None else admin_organization(request)
         return form
-
-    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        field = super().formfield_for_manytomany(db_field, request, **kwargs)
-        if field is not None and not request.user.is_superuser:
-            field.queryset = field.queryset.filter(organization=admin_organization(request))
-        return field
 
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         return True

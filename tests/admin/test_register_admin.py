@@ -81,6 +81,33 @@ def test_a_superuser_without_an_organization_is_told_on_the_form_not_given_a_500
     assert not ProcessingActivity.objects.exists()
 
 
+def test_a_dpo_is_offered_only_the_vendors_of_their_organization(dpo_staff, outsider_staff):
+    VendorFactory(organization=dpo_staff.organization, name="Own vendor")
+    VendorFactory(organization=outsider_staff.organization, name="Foreign vendor")
+
+    page = dpo_staff.client.get(reverse(ACTIVITY_ADD)).content.decode()
+
+    assert "Own vendor" in page and "Foreign vendor" not in page
+
+
+def test_a_superuser_linking_another_organizations_vendor_is_told_on_the_form(dpo_staff):
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    client = Client(raise_request_exception=False)
+    client.force_login(superuser)
+    activity = ProcessingActivityFactory(organization=dpo_staff.organization, name="Payroll")
+    own = VendorFactory(organization=dpo_staff.organization, name="Own vendor")
+    foreign = VendorFactory(name="Foreign vendor")
+    change = reverse("admin:register_processingactivity_change", args=[activity.pk])
+
+    page = client.get(change).content.decode()
+    assert own.name in page and foreign.name not in page
+    response = client.post(change, activity_form(name="Payroll", vendors=[str(foreign.pk)]))
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not activity.vendors.exists()
+
+
 def test_a_vendors_change_moves_its_revision_and_its_transfer(dpo_staff):
     vendor = VendorFactory(organization=dpo_staff.organization, name="Mailer", country="DE")
     url = reverse("admin:register_vendor_change", args=[vendor.pk])
