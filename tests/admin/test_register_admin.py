@@ -7,7 +7,9 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -183,6 +185,19 @@ def test_the_start_page_shows_the_organizations_figures_only(dpo_staff, outsider
     assert AuditEvent.objects.filter(
         organization=organization, action="register_report.read"
     ).exists()
+
+
+def test_the_start_page_loads_the_register_once(dpo_staff):
+    clean_register(dpo_staff.organization)
+
+    with CaptureQueriesContext(connection) as queries:
+        dpo_staff.client.get(reverse("admin:compliance_start"))
+
+    vendor_reads = [
+        query["sql"] for query in queries.captured_queries
+        if query["sql"].startswith('SELECT "register_vendor"."id"')
+    ]  # fmt: skip
+    assert len(vendor_reads) == 1, vendor_reads
 
 
 def test_the_index_links_the_start_page_first(dpo_staff):
