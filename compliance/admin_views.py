@@ -16,7 +16,14 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from audit.services import record_event
-from compliance.report import SEVERITIES, ReportItem, open_breaches, register_facts, register_report
+from compliance.report import (
+    SEVERITIES,
+    ReportItem,
+    open_breaches,
+    register_facts,
+    register_report,
+    report_items,
+)
 from legal_documents.models import Status
 from legal_documents.selectors import document_counts_by_status, stale_documents
 from organizations.admin_scoping import admin_actor, admin_organization
@@ -92,7 +99,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
         return render(request, "admin/compliance/start.html", {**context, "organization": None})
     now = timezone.now()
     facts = register_facts(organization_id=organization.pk, now=now)
-    items = register_report(organization_id=organization.pk, now=now)
+    items = report_items(facts=facts)
     counts = document_counts_by_status(organization_id=organization.pk)
     documents_url = reverse("admin:legal_documents_legaldocument_changelist")
     report_url = reverse("admin:compliance_register_report")

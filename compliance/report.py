@@ -375,6 +375,10 @@ def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
 
 def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
     """Every item of the report for the organization, most severe first (stable order)."""
-    facts = register_facts(organization_id=organization_id, now=now)
+    return report_items(facts=register_facts(organization_id=organization_id, now=now))
+
+
+def report_items(*, facts: RegisterFacts) -> list[ReportItem]:
+    """The report of facts already loaded (a page that also reads them loads them once)."""
     items = [item for check in CHECKS for item in check(facts)]
     return sorted(items, key=lambda item: SEVERITIES.index(item.severity))

@@ -18,7 +18,7 @@ from django.db.models import Count, JSONField, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers as drf
 from simple_history.admin import SimpleHistoryAdmin
@@ -39,6 +39,14 @@ class RegisterEntryForm(forms.ModelForm):
     api_serializer: type[drf.Serializer]
     organization: Any = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The entry's own organization, for superusers too: the service refuses any other
+        # organization's vendor (ForeignVendor), which save_model could only answer with a 500.
+        if "vendors" in self.fields:
+            field = self.fields["vendors"]
+            field.queryset = field.queryset.filter(organization=self.organization)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         serializer = self.api_serializer(context={"organization": self.organization})
@@ -56,6 +64,8 @@ class RegisterEntryForm(forms.ModelForm):
             except drf.ValidationError as error:
                 self.add_error(name, str(error.detail))
         organization = self.organization or getattr(self.instance, "organization", None)
+        if organization is None:  # a superuser without a membership adds an entry
+            self.add_error(None, gettext("Add the entry as a member of its organization."))
         name = cleaned.get("name")
         if name and organization is not None:
             others = self._meta.model.objects.filter(organization=organization, name=name)
@@ -130,12 +140,6 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
         form.organization = obj.organization if obj is not None else admin_organization(request)
         return form
 
-    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        field = super().formfield_for_manytomany(db_field, request, **kwargs)
-        if field is not None and not request.user.is_superuser:
-            field.queryset = field.queryset.filter(organization=admin_organization(request))
-        return field
-
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         return True
 
@@ -173,15 +177,9 @@ class RegisterEntryAdmin(OrganizationScopedAdmin, SimpleHistoryAdmin):
         try:
             if change:
                 saved = self.update(entry=obj, actor=admin_actor(request), data=data)
-            else:
-                organization = admin_organization(request)
-                if organization is None:  # a superuser without a membership
-                    # Marked so that the admin shows it translated (common.admin_errors).
-                    raise DomainError(
-                        gettext_noop("Add the entry as a member of its organization.")
-                    )
+            else:  # the form refused an add without an organization (RegisterEntryForm)
                 saved = self.create(
-                    organization=organization, actor=admin_actor(request), data=data
+                    organization=form.organization, actor=admin_actor(request), data=data
                 )
         except DomainError as error:
             report_domain_error(request, error)

@@ -7,13 +7,16 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEvent
 from register.models import ProcessingActivity, Transfer, Vendor
 from tests.compliance.register_seed import clean_register
-from tests.factories import LegalDocumentFactory
+from tests.factories import LegalDocumentFactory, UserFactory
 from tests.register.factories import ProcessingActivityFactory, VendorFactory
 
 pytestmark = pytest.mark.django_db
@@ -66,6 +69,45 @@ def test_the_admin_refuses_what_the_api_refuses(dpo_staff):
     assert duplicate.status_code == 200 and "already used" in duplicate.content.decode()
     assert unrecognised.status_code == 200 and "Accepted forms" in unrecognised.content.decode()
     assert ProcessingActivity.objects.count() == 1
+
+
+def test_a_superuser_without_an_organization_is_told_on_the_form_not_given_a_500():
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    client = Client(raise_request_exception=False)
+    client.force_login(superuser)
+
+    response = client.post(reverse(ACTIVITY_ADD), activity_form())
+
+    assert response.status_code == 200
+    assert "member of its organization" in response.content.decode()
+    assert not ProcessingActivity.objects.exists()
+
+
+def test_a_dpo_is_offered_only_the_vendors_of_their_organization(dpo_staff, outsider_staff):
+    VendorFactory(organization=dpo_staff.organization, name="Own vendor")
+    VendorFactory(organization=outsider_staff.organization, name="Foreign vendor")
+
+    page = dpo_staff.client.get(reverse(ACTIVITY_ADD)).content.decode()
+
+    assert "Own vendor" in page and "Foreign vendor" not in page
+
+
+def test_a_superuser_linking_another_organizations_vendor_is_told_on_the_form(dpo_staff):
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    client = Client(raise_request_exception=False)
+    client.force_login(superuser)
+    activity = ProcessingActivityFactory(organization=dpo_staff.organization, name="Payroll")
+    own = VendorFactory(organization=dpo_staff.organization, name="Own vendor")
+    foreign = VendorFactory(name="Foreign vendor")
+    change = reverse("admin:register_processingactivity_change", args=[activity.pk])
+
+    page = client.get(change).content.decode()
+    assert own.name in page and foreign.name not in page
+    response = client.post(change, activity_form(name="Payroll", vendors=[str(foreign.pk)]))
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not activity.vendors.exists()
 
 
 def test_a_vendors_change_moves_its_revision_and_its_transfer(dpo_staff):
@@ -143,6 +185,19 @@ def test_the_start_page_shows_the_organizations_figures_only(dpo_staff, outsider
     assert AuditEvent.objects.filter(
         organization=organization, action="register_report.read"
     ).exists()
+
+
+def test_the_start_page_loads_the_register_once(dpo_staff):
+    clean_register(dpo_staff.organization)
+
+    with CaptureQueriesContext(connection) as queries:
+        dpo_staff.client.get(reverse("admin:compliance_start"))
+
+    vendor_reads = [
+        query["sql"] for query in queries.captured_queries
+        if query["sql"].startswith('SELECT "register_vendor"."id"')
+    ]  # fmt: skip
+    assert len(vendor_reads) == 1, vendor_reads
 
 
 def test_the_index_links_the_start_page_first(dpo_staff):
