@@ -1,7 +1,13 @@
-"""Carrying out an import plan: every write through register.services, in one transaction.
+"""Carrying out an import plan, in one transaction.
 
 Vendors first, so that the activities created in the same import can link to them. A
-failure anywhere rolls the whole import back: a register is never half imported.
+failure anywhere rolls the whole import back: a register is never half imported. Every
+written entry is recorded through `register.services.record_change` (revision, audit,
+`register_changed`), but the entries and their transfers are saved here, not through the
+services' create/update functions: the transfers follow the plan's rule
+(`planning.vendor_transfers`), which does not yet count a vendor's sub-processors as
+`register.services.sync_vendor_transfers` does (known gap: an import with a country column
+replaces a vendor's sub-processor transfers until its next save through the API or admin).
 """
 
 from __future__ import annotations
