@@ -373,8 +373,30 @@ def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
     )
 
 
-def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
-    """Every item of the report for the organization, most severe first (stable order)."""
-    facts = register_facts(organization_id=organization_id, now=now)
+def report_items(*, facts: RegisterFacts) -> list[ReportItem]:
+    """Every item of the report over facts already loaded, most severe first (stable order)."""
     items = [item for check in CHECKS for item in check(facts)]
     return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
+
+
+def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
+    """Every item of the report for the organization, most severe first (stable order)."""
+    return report_items(facts=register_facts(organization_id=organization_id, now=now))
+
+
+def severity_counts(*, items: Iterable[ReportItem]) -> dict[str, int]:
+    """`{severity: count}` for every severity (0 when none)."""
+    counts = dict.fromkeys(SEVERITIES, 0)
+    for item in items:
+        counts[item.severity] += 1
+    return counts
+
+
+def narrowed(
+    *, items: Iterable[ReportItem], severity: str | None = None, kind: str | None = None
+) -> list[ReportItem]:
+    """The items of `severity` and `kind` (either left empty: any)."""
+    return [
+        item for item in items
+        if severity in (None, "", item.severity) and kind in (None, "", item.kind)
+    ]  # fmt: skip
