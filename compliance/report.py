@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.dateparse import parse_date
 
-from gdpr.composition.assessments.breach_deadline import notification_deadline
+from gdpr.composition.assessments.breach_deadline import NotificationDeadline, notification_deadline
+from gdpr.composition.writers.breach_communication import as_datetime
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.selectors import documents_of_types
 from register.models import DpaStatus, ProcessingActivity, Transfer, Vendor, VendorRole
@@ -300,18 +301,14 @@ def _breach_awareness(document: LegalDocument) -> datetime | None:
     given = inputs.get("breach")
     breach: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     for value in (inputs.get("awareAt"), inputs.get("discoveredAt"), breach.get("discoveredAt")):
-        if isinstance(value, str) and value.strip():
-            try:
-                found = parse_datetime(value.strip())
-            except ValueError:
-                found = None
-            if found is not None:
-                return found
+        found = as_datetime(value)
+        if found is not None:
+            return found
     return None
 
 
-def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, Any]]:
-    """(document, NotificationDeadline) of every breach notification not finalized or sent."""
+def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, NotificationDeadline]]:
+    """(document, deadline) of every breach notification not finalized or sent."""
     found = []
     for document in facts.documents_of("BREACH_NOTIFICATION"):
         if document.stage == Stage.FINAL or (document.inputs or {}).get("notifiedAt"):
