@@ -19,10 +19,12 @@ from audit.services import record_event
 from compliance.report import (
     SEVERITIES,
     ReportItem,
+    narrowed,
     open_breaches,
     register_facts,
     register_report,
     report_items,
+    severity_counts,
 )
 from legal_documents.models import Status
 from legal_documents.selectors import document_counts_by_status, stale_documents
@@ -100,6 +102,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     facts = register_facts(organization_id=organization.pk, now=now)
     items = report_items(facts=facts)
+    by_severity = severity_counts(items=items)
     counts = document_counts_by_status(organization_id=organization.pk)
     documents_url = reverse("admin:legal_documents_legaldocument_changelist")
     report_url = reverse("admin:compliance_register_report")
@@ -148,7 +151,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
                 {
                     "severity": s,
                     "label": SEVERITY_LABELS[s],
-                    "count": sum(1 for i in items if i.severity == s),
+                    "count": by_severity[s],
                     "url": f"{report_url}?severity={s}",
                 }
                 for s in SEVERITIES
@@ -171,10 +174,7 @@ def register_report_view(request: HttpRequest) -> HttpResponse:
         return render(request, "admin/compliance/report.html", {**context, "organization": None})
     items = register_report(organization_id=organization.pk, now=timezone.now())
     severity, kind = request.GET.get("severity"), request.GET.get("kind")
-    shown = [
-        item for item in items
-        if severity in (None, "", item.severity) and kind in (None, "", item.kind)
-    ]  # fmt: skip
+    shown = narrowed(items=items, severity=severity, kind=kind)
     _audit(request, organization, "report", items=len(shown))
     return render(
         request,

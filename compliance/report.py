@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.dateparse import parse_date
 
-from gdpr.composition.assessments.breach_deadline import notification_deadline
+from gdpr.composition.assessments.breach_deadline import NotificationDeadline, notification_deadline
+from gdpr.composition.writers.breach_communication import as_datetime
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.selectors import documents_of_types
 from register.models import DpaStatus, ProcessingActivity, Transfer, Vendor, VendorRole
@@ -300,18 +301,14 @@ def _breach_awareness(document: LegalDocument) -> datetime | None:
     given = inputs.get("breach")
     breach: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     for value in (inputs.get("awareAt"), inputs.get("discoveredAt"), breach.get("discoveredAt")):
-        if isinstance(value, str) and value.strip():
-            try:
-                found = parse_datetime(value.strip())
-            except ValueError:
-                found = None
-            if found is not None:
-                return found
+        found = as_datetime(value)
+        if found is not None:
+            return found
     return None
 
 
-def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, Any]]:
-    """(document, NotificationDeadline) of every breach notification not finalized or sent."""
+def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, NotificationDeadline]]:
+    """(document, deadline) of every breach notification not finalized or sent."""
     found = []
     for document in facts.documents_of("BREACH_NOTIFICATION"):
         if document.stage == Stage.FINAL or (document.inputs or {}).get("notifiedAt"):
@@ -373,12 +370,30 @@ def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
     )
 
 
+def report_items(*, facts: RegisterFacts) -> list[ReportItem]:
+    """Every item of the report over facts already loaded, most severe first (stable order)."""
+    items = [item for check in CHECKS for item in check(facts)]
+    return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
+
+
 def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
     """Every item of the report for the organization, most severe first (stable order)."""
     return report_items(facts=register_facts(organization_id=organization_id, now=now))
 
 
-def report_items(*, facts: RegisterFacts) -> list[ReportItem]:
-    """The report of facts already loaded (a page that also reads them loads them once)."""
-    items = [item for check in CHECKS for item in check(facts)]
-    return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
+def severity_counts(*, items: Iterable[ReportItem]) -> dict[str, int]:
+    """`{severity: count}` for every severity (0 when none)."""
+    counts = dict.fromkeys(SEVERITIES, 0)
+    for item in items:
+        counts[item.severity] += 1
+    return counts
+
+
+def narrowed(
+    *, items: Iterable[ReportItem], severity: str | None = None, kind: str | None = None
+) -> list[ReportItem]:
+    """The items of `severity` and `kind` (either left empty: any)."""
+    return [
+        item for item in items
+        if severity in (None, "", item.severity) and kind in (None, "", item.kind)
+    ]  # fmt: skip

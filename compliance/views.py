@@ -7,7 +7,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from compliance.report import SEVERITIES, register_report
+from compliance.report import narrowed, register_report, severity_counts
 from compliance.serializers import RegisterReportSerializer, ReportFiltersSerializer
 from organizations.viewsets import OrganizationScopedViewSet
 
@@ -49,15 +49,9 @@ class RegisterReportViewSet(OrganizationScopedViewSet):
         filters.is_valid(raise_exception=True)
         now = timezone.now()
         items = register_report(organization_id=self.organization.pk, now=now)
-        counts = {
-            severity: sum(1 for i in items if i.severity == severity) for severity in SEVERITIES
-        }
+        counts = severity_counts(items=items)
         wanted = filters.validated_data
-        items = [
-            item for item in items
-            if wanted.get("severity") in (None, item.severity)
-            and wanted.get("kind") in (None, item.kind)
-        ]  # fmt: skip
+        items = narrowed(items=items, severity=wanted.get("severity"), kind=wanted.get("kind"))
         self.audit(action="read", details={"items": len(items), **counts})
         return Response(
             {

@@ -49,10 +49,14 @@ def _text(markdown: str) -> str:
     return _ESCAPED.sub(r"\1", markdown_to_text(markdown).replace("\\\n", "\n")).strip()
 
 
-def _plain(markdown: str) -> str:
+def _cell(value: object) -> object:
+    """A value a cell takes: text without the C0 controls a worksheet refuses (register text
+    may hold them), within Excel's length."""
+    if not isinstance(value, str):
+        return value
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    text = ILLEGAL_CHARACTERS_RE.sub("", _text(markdown))
+    text = ILLEGAL_CHARACTERS_RE.sub("", value)
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
 
 
@@ -96,20 +100,20 @@ def activity_rows(markdown: str, fallback_name: str) -> tuple[list[list[str]], l
         if prefix is not None:
             name = title[len(prefix) :]
         else:
-            named = _ACTIVITY_LINE.search(_plain(texts["b-purposes"]))
+            named = _ACTIVITY_LINE.search(_text(texts["b-purposes"]))
             name = named.group(1).strip() if named else fallback_name
         row = [name]
         for _, item_id in COLUMNS[1:]:
             body = controller if item_id == "a-controller" else texts.get(item_id or "", "")
-            row.append(_plain(body))
+            row.append(_text(body))
         rows.append(row)
     processors = []
     for block in blocks.get("processor-record", []):
         parts = re.split(r"^#### (.+)$", block.body, flags=re.MULTILINE)
         if len(parts) == 1:
-            processors.append(["", _plain(block.body)])
+            processors.append(["", _text(block.body)])
         for position in range(1, len(parts), 2):
-            processors.append([_plain(parts[position]), _plain(parts[position + 1])])
+            processors.append([_text(parts[position]), _text(parts[position + 1])])
     return rows, processors
 
 
@@ -136,7 +140,7 @@ def render_xlsx(markdown: str, meta: ExportMeta) -> bytes:
             for cell in sheet[1]:
                 cell.font = Font(bold=True)
             for row in values:
-                sheet.append(list(row))
+                sheet.append([_cell(value) for value in row])
                 for cell in sheet[sheet.max_row]:
                     # Register text is data, never a formula (spreadsheet injection).
                     if isinstance(cell.value, str) and cell.value.startswith("="):

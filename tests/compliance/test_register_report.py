@@ -220,3 +220,15 @@ def test_every_kind_has_a_test():
         "breach-notification-overdue",
     }  # fmt: skip
     assert tested == set(KINDS)
+
+
+def test_an_unknown_filter_value_is_a_validation_error_not_a_server_error(dpo):
+    for query in ("severity=urgent", "kind=nonsense", "severity=high&kind=x%00"):
+        response = dpo.client.get(f"{REPORT}?{query}")
+
+        assert response.status_code == 400, query
+        error = response.json()["error"]
+        assert error["code"] == "VALIDATION_ERROR"
+        assert set(error["details"]) <= {"severity", "kind"} and error["details"]
+    # A blank value (an emptied form field) narrows nothing, as in the admin page.
+    assert dpo.client.get(f"{REPORT}?severity=&kind=").status_code == 200

@@ -430,6 +430,16 @@ def test_the_record_exports_as_xlsx_with_one_row_per_activity(dpo, register):
     assert "RECORD_OF_PROCESSING" in refused.json()["error"]["message"]
 
 
+def test_a_control_character_in_an_activity_name_does_not_fail_the_xlsx_export(dpo, register):
+    # The register API takes any text but NUL; a spreadsheet cell refuses C0 controls.
+    _save(register["payroll"], name="Pay\x01roll\x1b")
+    whole = create(dpo, "RECORD_OF_PROCESSING")
+    response = dpo.client.get(f"{URL}/{whole.pk}/export", {"format": "xlsx"})
+    assert response.status_code == 200, response.content
+    record = load_workbook(io.BytesIO(response.content))["Record (Art. 30(1))"]
+    assert "Payroll" in [row[0] for row in record.iter_rows(values_only=True)]
+
+
 def test_a_record_of_one_activity_exports_as_one_row(full_inputs, now):
     from gdpr.composition import compose
     from gdpr.doctypes.registry import get_document_type
