@@ -245,42 +245,63 @@ def _wanted(recipient: Any, country: Any, safeguard: Any, code: str = "") -> dic
             "mechanism_wording": wording}  # fmt: skip
 
 
-def _sync(*, organization_id: Any, owner: dict[str, Any], wanted: list[dict[str, str]]) -> None:
+def wanted_transfers(entry: RegisterEntry) -> dict[tuple[str, str], dict[str, str]]:
+    """The Transfers an entry's fields call for, by (recipient, country), the first kept.
+
+    A vendor: itself and each sub-processor outside the EEA. An activity: each recipient
+    outside the EEA (the vendors linked to it have their own). Pure: the import plans with
+    it on an entry it has not saved (register.importing.planning).
+    """
+    if isinstance(entry, Vendor):
+        candidates = [
+            _wanted(entry.name, entry.country, entry.transfer_mechanism_wording,
+                    code=entry.transfer_mechanism),
+            *(_wanted(sub.get("name"), sub.get("country"), sub.get("safeguard"))
+              for sub in entry.sub_processors if isinstance(sub, Mapping)),
+        ]  # fmt: skip
+    else:
+        assert isinstance(entry, ProcessingActivity)
+        candidates = [
+            _wanted(recipient.get("name"), recipient.get("country"),
+                    recipient.get("safeguard") or recipient.get("mechanism"))
+            for recipient in entry.recipients
+            if isinstance(recipient, Mapping)
+        ]  # fmt: skip
+    wanted: dict[tuple[str, str], dict[str, str]] = {}
+    for fields in candidates:
+        if fields:
+            wanted.setdefault((fields["recipient"], fields["country"]), fields)
+    return wanted
+
+
+def transfers_owner(entry: RegisterEntry) -> dict[str, Any]:
+    """The Transfer filter of an entry's own transfers."""
+    if isinstance(entry, Vendor):
+        return {"vendor": entry, "activity": None}
+    return {"activity": entry, "vendor": None}
+
+
+def sync_transfers(*, entry: RegisterEntry) -> None:
+    """Create, update and delete the entry's Transfers to match `wanted_transfers`."""
+    owner = transfers_owner(entry)
+    wanted = wanted_transfers(entry)
     existing = {(t.recipient, t.country): t for t in Transfer.objects.filter(**owner)}
-    keep = set()
-    for fields in wanted:
-        key = (fields["recipient"], fields["country"])
-        if key in keep:
-            continue
-        keep.add(key)
+    for key, fields in wanted.items():
         transfer = existing.get(key)
         if transfer is None:
-            Transfer.objects.create(organization_id=organization_id, **owner, **fields)
+            Transfer.objects.create(organization_id=entry.organization_id, **owner, **fields)
         elif any(getattr(transfer, name) != value for name, value in fields.items()):
             for name, value in fields.items():
                 setattr(transfer, name, value)
             transfer.save()
     for key, transfer in existing.items():
-        if key not in keep:
+        if key not in wanted:
             transfer.delete()
 
 
 def sync_vendor_transfers(*, vendor: Vendor) -> None:
     """The vendor (and each sub-processor) outside the EEA as a Transfer of the vendor."""
-    wanted = [
-        _wanted(vendor.name, vendor.country, vendor.transfer_mechanism_wording,
-                code=vendor.transfer_mechanism),
-        *(
-            _wanted(sub.get("name"), sub.get("country"), sub.get("safeguard"))
-            for sub in vendor.sub_processors
-            if isinstance(sub, Mapping)
-        ),
-    ]  # fmt: skip
-    _sync(
-        organization_id=vendor.organization_id,
-        owner={"vendor": vendor, "activity": None},
-        wanted=[fields for fields in wanted if fields],
-    )
+    sync_transfers(entry=vendor)
 
 
 def sync_activity_transfers(*, activity: ProcessingActivity) -> None:
@@ -288,14 +309,4 @@ def sync_activity_transfers(*, activity: ProcessingActivity) -> None:
 
     Vendors linked to the activity have their own transfers (sync_vendor_transfers).
     """
-    wanted = [
-        _wanted(entry.get("name"), entry.get("country"),
-                entry.get("safeguard") or entry.get("mechanism"))
-        for entry in activity.recipients
-        if isinstance(entry, Mapping)
-    ]  # fmt: skip
-    _sync(
-        organization_id=activity.organization_id,
-        owner={"activity": activity, "vendor": None},
-        wanted=[fields for fields in wanted if fields],
-    )
+    sync_transfers(entry=activity)

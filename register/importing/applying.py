@@ -2,12 +2,9 @@
 
 Vendors first, so that the activities created in the same import can link to them. A
 failure anywhere rolls the whole import back: a register is never half imported. Every
-written entry is recorded through `register.services.record_change` (revision, audit,
-`register_changed`), but the entries and their transfers are saved here, not through the
-services' create/update functions: the transfers follow the plan's rule
-(`planning.vendor_transfers`), which does not yet count a vendor's sub-processors as
-`register.services.sync_vendor_transfers` does (known gap: an import with a country column
-replaces a vendor's sub-processor transfers until its next save through the API or admin).
+written entry keeps its Transfers by the rule of every register write
+(`register.services.sync_transfers`) and is recorded through
+`register.services.record_change` (revision, audit, `register_changed`).
 """
 
 from __future__ import annotations
@@ -19,8 +16,8 @@ from django.db import transaction
 from audit.services import Actor, record_event
 from register.importing.headers import normalise
 from register.importing.planning import CREATED, UPDATED, ImportPlan, PlannedRow
-from register.models import ProcessingActivity, RegisterEntry, Transfer, Vendor
-from register.services import record_change
+from register.models import ProcessingActivity, RegisterEntry, Vendor
+from register.services import record_change, sync_transfers
 
 
 @transaction.atomic
@@ -77,20 +74,5 @@ def _write(
         entry.vendors.set(
             [vendors_by_key[key] for key in row.parsed.vendor_keys if key in vendors_by_key]
         )
-    if row.parsed.transfers is not None:
-        _replace_transfers(entry, row.parsed.transfers)
+    sync_transfers(entry=entry)
     record_change(entry=entry, actor=actor, action=row.action, changed_fields=changed)
-
-
-def _replace_transfers(entry: RegisterEntry, transfers: list[dict[str, str]]) -> None:
-    owner = {"vendor" if isinstance(entry, Vendor) else "activity": entry}
-    Transfer.objects.filter(**owner).delete()
-    for transfer in transfers:
-        Transfer.objects.create(
-            organization=entry.organization,
-            **owner,
-            recipient=transfer["recipient"],
-            country=transfer["country"],
-            mechanism=transfer["mechanism"],
-            mechanism_wording=transfer["mechanismWording"],
-        )

@@ -131,12 +131,6 @@ class ParsedRow:
     values: dict[str, Any] = field(default_factory=dict)
     # Activities: normalised names of the vendors the row names (None: no such column).
     vendor_keys: list[str] | None = None
-    # Transfers outside the EEA ({recipient, country, mechanism, mechanismWording}) that the
-    # entry's Transfer rows become; None leaves them alone. Activities: its third countries
-    # whose recipient is not a vendor (a vendor holds its own). Vendors: [] when the row
-    # says where the vendor is or how data go there, decided in planning (vendor_transfers)
-    # with the entry's current value for a column the sheet lacks.
-    transfers: list[dict[str, str]] | None = None
     problems: list[str] = field(default_factory=list)
 
 
@@ -276,8 +270,6 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
         elif text not in recipients:
             recipients.append(text)
     safeguard_text = "; ".join(split_values(cells.get("safeguards", "")))
-    mechanism = (wording.safeguard(safeguard_text) or "") if safeguard_text else ""
-    transfers: list[dict[str, str]] = []
     for text in split_values(cells.get("third_countries", "")):
         if normalise(text) in _NO_TRANSFER:
             continue
@@ -295,19 +287,8 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
         # The recipients column may name the same recipient: one entry, with its country.
         recipients = [r for r in recipients if not _same_recipient(r, recipient["name"])]
         recipients.append(recipient)
-        if not is_in_eea(country):
-            transfers.append(
-                {
-                    "recipient": recipient["name"],
-                    "country": country,
-                    "mechanism": mechanism,
-                    "mechanismWording": safeguard_text,
-                }
-            )
     parsed.values["recipients"] = recipients
     parsed.vendor_keys = list(dict.fromkeys(vendor_keys))
-    if "third_countries" in cells:
-        parsed.transfers = sorted(transfers, key=lambda t: (t["recipient"], t["country"]))
 
 
 def _same_recipient(recipient: Any, name: str) -> bool:
@@ -369,8 +350,6 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
             parsed.problems.append(f"transfer mechanism not recognised (kept): '{text}'")
         values["transfer_mechanism"] = code or ""
         values["transfer_mechanism_wording"] = text
-    # The country or the mechanism decides the vendor's transfer (planning.vendor_transfers).
-    parsed.transfers = [] if {"country", "transfer_mechanism"} & set(cells) else None
 
 
 def _dpa(parsed: ParsedRow, cells: dict[str, Cell]) -> None:

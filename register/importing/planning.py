@@ -8,6 +8,7 @@ nothing. The dry run shows exactly this plan; applying.py carries it out.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from register.importing.headers import (
 from register.importing.parsing import ParsedRow, parse_row
 from register.importing.reading import Sheet
 from register.models import ProcessingActivity, RegisterEntry, Transfer, Vendor
+from register.services import transfers_owner, wanted_transfers
 
 CREATED, UPDATED, UNCHANGED, SKIPPED = "created", "updated", "unchanged", "skipped"
 ACTIONS = (CREATED, UPDATED, UNCHANGED, SKIPPED)
@@ -224,8 +226,8 @@ def _decide(
             )
             planned.append(PlannedRow(parsed=row, action=SKIPPED, entry=entry))
             continue
-        if row.transfers is not None and model is Vendor:
-            row.transfers = vendor_transfers(row, entry if isinstance(entry, Vendor) else None)
+        if model is Vendor and {"country", "transfer_mechanism"} & row.values.keys():
+            _check_vendor_transfer(row, entry)
         if entry is None:
             planned.append(PlannedRow(parsed=row, action=CREATED))
             continue
@@ -254,13 +256,13 @@ def _changed_fields(entry: RegisterEntry, row: ParsedRow) -> list[str]:
         linked = {normalise(vendor.name) for vendor in entry.vendors.all()}
         if linked != set(row.vendor_keys):
             changed.append("vendors")
-    if row.transfers is not None and current_transfers(entry) != row.transfers:
+    if _transfers_change(entry, row):
         changed.append("transfers")
     return changed
 
 
-def vendor_transfers(row: ParsedRow, entry: Vendor | None) -> list[dict[str, str]]:
-    """The vendor's third-country transfer after the import: none inside the EEA.
+def _check_vendor_transfer(row: ParsedRow, entry: RegisterEntry | None) -> None:
+    """A problem for a vendor outside the EEA without a transfer mechanism.
 
     A column the sheet lacks keeps the entry's current value (a sheet with countries but no
     mechanism column does not erase the mechanisms on file).
@@ -272,30 +274,21 @@ def vendor_transfers(row: ParsedRow, entry: Vendor | None) -> list[dict[str, str
         return str(getattr(entry, name)) if entry is not None else ""
 
     country = value("country")
-    if not country or is_in_eea(country):
-        return []
-    mechanism = value("transfer_mechanism")
-    if mechanism in ("", "none"):
+    if country and not is_in_eea(country) and value("transfer_mechanism") in ("", "none"):
         row.problems.append(f"outside the EEA ({country}) with no transfer mechanism")
-    return [
-        {
-            "recipient": row.name,
-            "country": country,
-            "mechanism": mechanism,
-            "mechanismWording": value("transfer_mechanism_wording"),
-        }
-    ]
 
 
-def current_transfers(entry: RegisterEntry) -> list[dict[str, str]]:
-    return [
-        {
-            "recipient": transfer.recipient,
-            "country": transfer.country,
-            "mechanism": transfer.mechanism,
-            "mechanismWording": transfer.mechanism_wording,
+def _transfers_change(entry: RegisterEntry, row: ParsedRow) -> bool:
+    """Whether the entry's Transfers differ from what its imported fields call for, by the
+    rule every register write follows (register.services.wanted_transfers)."""
+    planned = copy.copy(entry)
+    for name, value in {**row.values, "name": row.name}.items():
+        setattr(planned, name, value)
+    current = {
+        (transfer.recipient, transfer.country): {
+            "recipient": transfer.recipient, "country": transfer.country,
+            "mechanism": transfer.mechanism, "mechanism_wording": transfer.mechanism_wording,
         }
-        for transfer in Transfer.objects.filter(
-            **{"vendor" if isinstance(entry, Vendor) else "activity": entry}
-        ).order_by("recipient", "country")
-    ]
+        for transfer in Transfer.objects.filter(**transfers_owner(entry))
+    }  # fmt: skip
+    return current != wanted_transfers(planned)

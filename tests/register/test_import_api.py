@@ -120,8 +120,12 @@ def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(
     ]
     assert Vendor.objects.get(reference="AV-06").dpa_status == "requested"
     transfers = {t.recipient: t.mechanism for t in Transfer.objects.filter(vendor__isnull=False)}
+    # Mailchimp's sub-processors in the United States are transfers too, with no safeguard
+    # of their own named: as the API records them for the same vendor (wanted_transfers).
     assert transfers == {
         "Mailchimp (The Rocket Science Group LLC)": "standard-contractual-clauses",
+        "Google LLC": "",
+        "Amazon Web Services, Inc.": "",
         "Zendesk, Inc.": "binding-corporate-rules",
         "Zoom Video Communications, Inc.": "",
     }
@@ -390,3 +394,33 @@ def test_two_rows_with_one_name_but_different_ids_skip_the_second_not_a_500(dpo)
         "name", flat=True
     )
     assert sorted(names) == ["Payroll", "Recruiting"]
+
+
+def test_importing_a_vendor_keeps_the_transfers_of_its_sub_processors(dpo):
+    # The import wrote the vendor's own transfer only, replacing every transfer of the
+    # vendor: the sub-processor outside the EEA that the API had recorded was lost.
+    from audit.services import Actor
+    from register.services import vendor_create
+
+    vendor_create(
+        organization=dpo.organization, actor=Actor(label="t"),
+        data={
+            "name": "Acme Cloud Inc.", "country": "United States",
+            "transfer_mechanism_wording": "Standard Contractual Clauses",
+            "sub_processors": [{"name": "Offshore Support Ltd", "country": "India",
+                                "safeguard": "Standard Contractual Clauses"}],
+        },
+    )  # fmt: skip
+    before = sorted(Transfer.objects.values_list("recipient", "country", "mechanism"))
+    assert len(before) == 2
+    csv = b"Vendor;Country;Transfer mechanism\nAcme Cloud Inc.;United States;SCC\n"
+
+    def post() -> Any:
+        upload = SimpleUploadedFile("vendors.csv", csv, content_type="text/csv")
+        return dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    first = post()
+
+    assert first.status_code == 200, first.content
+    assert sorted(Transfer.objects.values_list("recipient", "country", "mechanism")) == before
+    assert [row["action"] for row in post().json()["rows"]] == ["unchanged"]
