@@ -99,7 +99,7 @@ def _check_name(*, entry: RegisterEntry, kind: str) -> None:
         raise DuplicateName(kind=kind, name=entry.name)
 
 
-def _save(entry: RegisterEntry, *, kind: str) -> None:
+def save_entry(entry: RegisterEntry, *, kind: str) -> None:
     """Save; a concurrent writer that took the name first is a conflict too, not a 500."""
     try:
         with transaction.atomic():
@@ -151,7 +151,7 @@ def activity_create(
     activity = ProcessingActivity(organization=organization)
     changed = _assign(activity, data, ACTIVITY_FIELDS)
     _check_name(entry=activity, kind="processing activity")
-    _save(activity, kind="processing activity")
+    save_entry(activity, kind="processing activity")
     if data.get("vendors"):
         _set_vendors(activity, data["vendors"])
         changed.append("vendors")
@@ -173,7 +173,7 @@ def activity_update(
     changed = _assign(activity, data, ACTIVITY_FIELDS)
     _check_name(entry=activity, kind="processing activity")
     if changed:
-        _save(activity, kind="processing activity")
+        save_entry(activity, kind="processing activity")
     if "vendors" in data and _set_vendors(activity, data["vendors"]):
         changed.append("vendors")
     if not changed:
@@ -197,7 +197,7 @@ def vendor_create(*, organization: Organization, actor: Actor, data: Mapping[str
     vendor = Vendor(organization=organization)
     changed = _assign(vendor, data, VENDOR_FIELDS)
     _check_name(entry=vendor, kind="vendor")
-    _save(vendor, kind="vendor")
+    save_entry(vendor, kind="vendor")
     sync_vendor_transfers(vendor=vendor)
     record_change(entry=vendor, actor=actor, action="created", changed_fields=changed)
     return vendor
@@ -212,7 +212,7 @@ def vendor_update(*, vendor: Vendor, actor: Actor, data: Mapping[str, Any]) -> V
     _check_name(entry=vendor, kind="vendor")
     if not changed:
         return vendor
-    _save(vendor, kind="vendor")
+    save_entry(vendor, kind="vendor")
     sync_vendor_transfers(vendor=vendor)
     record_change(entry=vendor, actor=actor, action="updated", changed_fields=changed)
     return vendor

@@ -17,7 +17,7 @@ from audit.services import Actor, record_event
 from register.importing.headers import normalise
 from register.importing.planning import CREATED, UPDATED, ImportPlan, PlannedRow
 from register.models import ProcessingActivity, RegisterEntry, Vendor
-from register.services import record_change, sync_transfers
+from register.services import record_change, save_entry, sync_transfers
 
 
 @transaction.atomic
@@ -57,9 +57,11 @@ def _write(
 ) -> None:
     values: dict[str, Any] = {**row.parsed.values, "name": row.parsed.name}
     entry: RegisterEntry
+    kind = "vendor" if model is Vendor else "processing activity"
     if row.action == CREATED:
         entry = model(organization=plan.organization, **values)
-        entry.save()
+        # A name another write took since the plan was made: DuplicateName (409), as the API.
+        save_entry(entry, kind=kind)
         row.entry = entry
         changed = sorted(values)
     else:
@@ -67,7 +69,7 @@ def _write(
         entry = row.entry
         for name, value in values.items():
             setattr(entry, name, value)
-        entry.save()
+        save_entry(entry, kind=kind)
         changed = row.changed_fields
     if isinstance(entry, ProcessingActivity) and row.parsed.vendor_keys is not None:
         assert vendors_by_key is not None

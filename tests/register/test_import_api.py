@@ -424,3 +424,21 @@ def test_importing_a_vendor_keeps_the_transfers_of_its_sub_processors(dpo):
     assert first.status_code == 200, first.content
     assert sorted(Transfer.objects.values_list("recipient", "country", "mechanism")) == before
     assert [row["action"] for row in post().json()["rows"]] == ["unchanged"]
+
+
+def test_a_name_taken_between_planning_and_writing_is_a_conflict_not_a_500(dpo):
+    # An API write that commits the same name while the import plans (the import locks
+    # only other imports out) must end as the API's 409, never as an IntegrityError.
+    from audit.services import Actor
+    from register.exceptions import DuplicateName
+    from register.importing.applying import apply_plan
+    from register.importing.planning import build_plan
+    from register.importing.reading import read_register_file
+
+    csv = b"Vendor;Country\nAcme Cloud Inc.;Germany\n"
+    sheets = read_register_file(content=csv, file_name="vendors.csv")
+    plan = build_plan(organization=dpo.organization, sheets=sheets)
+    Vendor.objects.create(organization=dpo.organization, name="Acme Cloud Inc.")
+
+    with pytest.raises(DuplicateName):
+        apply_plan(plan=plan, actor=Actor(label="t"))
