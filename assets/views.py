@@ -145,7 +145,14 @@ class AssetViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
     def download(self, request: Request, pk: str) -> FileResponse | HttpResponseRedirect:
         """The original file (or `?file=converted`) as an attachment; on S3 a signed redirect."""
         asset = self.get_object()
-        converted = request.query_params.get("file") == "converted"
+        wanted = request.query_params.get("file", "original")
+        if wanted not in ("original", "converted"):
+            raise ApiError(
+                "VALIDATION_ERROR",
+                "The request is not valid.",
+                details={"file": [f"'{wanted}' is not one of: original, converted."]},
+            )
+        converted = wanted == "converted"
         key = asset.converted_file.name if converted else asset.original_file.name
         if not key:
             raise ApiError("NOT_FOUND", "This asset has no converted file.", status_code=404)

@@ -221,6 +221,17 @@ def test_the_download_is_an_attachment_for_the_organization_only(uploaded, dpo, 
     )
 
 
+def test_an_unknown_download_file_is_a_validation_error_not_the_original(uploaded, dpo):
+    # The schema says `file` is `original` or `converted`; any other value served the original.
+    asset = uploaded("notes.md", SAMPLES["notes.md"][0])
+
+    response = dpo.client.get(f"/api/v1/assets/{asset.pk}/download", {"file": "bogus"})
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert "file" in response.json()["error"]["details"]
+
+
 def test_processing_again_replaces_the_chunks_instead_of_adding_to_them(uploaded):
     asset = uploaded("ledger.csv", b"vendor,country\n" + b"Northwind,Iceland\n" * 400)
     first = list(asset.chunks.order_by("index").values_list("index", "text"))
