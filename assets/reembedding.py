@@ -24,8 +24,10 @@
    writes old vectors (its chunks name the old model); they are re-embedded in place until
    no such ingestion remains. Then the job is COMPLETED.
 
-Only one step of a job runs at a time (a PostgreSQL advisory lock; a duplicate task chain
-just ends). Progress (done, total, percent, ETA) is logged with every batch and returned by
+Only one step of a job runs at a time (a PostgreSQL advisory lock): a second task chain
+(the command run again while a job runs, to revive a chain that may be lost) ends when one
+of its steps finds the lock held, else takes turns with the first; the result is the same.
+Progress (done, total, percent, ETA) is logged with every batch and returned by
 ``reembed_status``. ``reembed_cancel`` drops the next columns' contents and index.
 
 A dropped column's data stays in the table's pages until the rows are rewritten (VACUUM
