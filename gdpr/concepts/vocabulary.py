@@ -1,0 +1,149 @@
+"""One recogniser for every concept the engine reasons with, in every language.
+
+A DPO writes "Gesundheitsdaten", "données de santé" or "health data"; the rules must reach the
+same conclusion from each. The words are data (`data/<scheme>.json`, one file per scheme of
+concepts: data categories, security measures, legal bases...), never regular expressions in
+the writers. Each concept has terms in en, de, fr, es, it (nl, pl where given); recognition
+looks for the terms of *every* language in any text, so the conclusion never depends on the
+language of the document or of the DPO.
+
+Term syntax (after folding: lower case, accents removed, "ß" as "ss", every character that is
+not a letter or digit a space):
+- words separated by spaces must follow each other in the text;
+- each word matches a word of the text that *starts* with it: "berechtigt interess" matches
+  "berechtigtes Interesse", "health" matches "healthcare" (plurals and inflections);
+- a leading "~" lets the first word start inside a word of the text, for compounds whose head
+  comes last: "~gesundheit" matches "Mitarbeitergesundheitsdaten";
+- a leading "=" makes every word match a whole word only: "=eu" does not match "euro".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+# Languages every concept must have terms in (tests/gdpr/test_concepts.py checks it).
+REQUIRED_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it")
+_WORD_CHAR = "a-z0-9"
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, "ß" as "ss", anything but letters and digits a space."""
+    decomposed = unicodedata.normalize("NFKD", str(text).casefold().replace("ß", "ss"))
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", bare).split())
+
+
+def _term_pattern(term: str) -> str:
+    inside = term.startswith("~")
+    whole = term.startswith("=")
+    words = fold(term.lstrip("~=")).split()
+    if not words:
+        raise ValueError(f"Empty term {term!r}")
+    parts = []
+    for index, word in enumerate(words):
+        start = "" if (inside and index == 0) else rf"(?<![{_WORD_CHAR}])"
+        end = rf"(?![{_WORD_CHAR}])" if whole else rf"[{_WORD_CHAR}]*"
+        parts.append(f"{start}{re.escape(word)}{end}")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One concept: its code, the group it belongs to, its attributes and its terms."""
+
+    scheme: str
+    code: str
+    label: str
+    terms: Mapping[str, tuple[str, ...]]
+    group: str | None = None
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    pattern: re.Pattern[str] | None = None
+
+    def matches(self, folded: str) -> bool:
+        return self.pattern is not None and self.pattern.search(folded) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """The concepts of one file of `data/`, in the file's order (the order results come in)."""
+
+    name: str
+    description: str
+    concepts: tuple[Concept, ...]
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(concept.code for concept in self.concepts)
+
+    def concept(self, code: str) -> Concept:
+        for concept in self.concepts:
+            if concept.code == code:
+                return concept
+        raise KeyError(f"{self.name}: unknown concept {code!r}")
+
+    def recognise(self, text: str) -> tuple[str, ...]:
+        """The codes of the concepts `text` names (several when it names several)."""
+        folded = fold(text)
+        if not folded:
+            return ()
+        return tuple(concept.code for concept in self.concepts if concept.matches(folded))
+
+    def in_group(self, group: str) -> tuple[str, ...]:
+        return tuple(concept.code for concept in self.concepts if concept.group == group)
+
+
+def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
+    terms = {language: tuple(words) for language, words in entry.get("terms", {}).items()}
+    patterns = [_term_pattern(term) for words in terms.values() for term in words]
+    return Concept(
+        scheme=scheme,
+        code=entry["code"],
+        label=entry.get("label", entry["code"]),
+        terms=terms,
+        group=entry.get("group"),
+        attributes=dict(entry.get("attributes", {})),
+        pattern=re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None,
+    )
+
+
+@cache
+def scheme(name: str) -> Scheme:
+    """The scheme `name` (`data/<name>.json`), loaded once."""
+    path = DATA_DIR / f"{name}.json"
+    if not path.is_file():
+        raise KeyError(f"Unknown concept scheme {name!r}")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Scheme(
+        name=name,
+        description=data.get("description", ""),
+        concepts=tuple(_concept(name, entry) for entry in data["concepts"]),
+    )
+
+
+def scheme_names() -> tuple[str, ...]:
+    """Every scheme of `data/`, sorted."""
+    return tuple(sorted(path.stem for path in DATA_DIR.glob("*.json")))
+
+
+def recognise(scheme_name: str, text: str) -> tuple[str, ...]:
+    """The codes of scheme `scheme_name` that `text` names, in the scheme's order."""
+    return scheme(scheme_name).recognise(text)
+
+
+def recognise_all(scheme_name: str, texts: Iterable[str]) -> tuple[str, ...]:
+    """The codes named by any of `texts`, each once, in the scheme's order."""
+    found = {code for text in texts for code in recognise(scheme_name, text)}
+    return tuple(code for code in scheme(scheme_name).codes if code in found)
+
+
+def codes(scheme_name: str) -> tuple[str, ...]:
+    """Every code of the scheme (what an explicit `category`/`family` may name)."""
+    return scheme(scheme_name).codes
