@@ -12,13 +12,8 @@ import re
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import RetentionRule
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
+from gdpr.concepts import recognise
 from gdpr.i18n import _
-
-_START = re.compile(
-    r"\b(?:after|from|following|since|as\s+of|starting|upon|once|until|end\s+of|date\s+of"
-    r"|counted|runs?)\b",
-    re.IGNORECASE,
-)
 
 
 def _split(rule: RetentionRule) -> tuple[str | None, str]:
@@ -50,7 +45,8 @@ def _matches(category: str, rule_category: str | None) -> bool:
 
 
 def _start(limit: str) -> str:
-    return _("stated") if _START.search(limit) else _("not stated")
+    # The event the period runs from, in any language (gdpr/concepts retention-period.json).
+    return _("stated") if "start" in recognise("retention-period", limit) else _("not stated")
 
 
 def write_erasure_limits(context: CompositionContext) -> str:

@@ -275,6 +275,21 @@ class SubProcessor:
         return f"{located}: {self.service}" if self.service else located
 
 
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """`securityMeasures` / `plannedMeasures` entry: a text, or `{name, family}`.
+
+    `family` (a code of the security-measure or rights-measure concepts) is the DPO's own
+    classification; it wins over what the wording would be recognised as.
+    """
+
+    name: str
+    family: str | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
 # --- one function per input -------------------------------------------------------------------
 def company_details(value: Any) -> CompanyDetails | None:
     if not _given(value):
@@ -396,6 +411,12 @@ def sub_processor(value: Any) -> SubProcessor:
     return SubProcessor(name=str(value))
 
 
+def measure(value: Any) -> Measure:
+    if isinstance(value, Mapping):
+        return Measure(name=_text(value.get("name") or ""), family=value.get("family") or None)
+    return Measure(name=str(value))
+
+
 def _list(value: Any) -> list[Any]:
     if not _given(value):
         return []
@@ -433,6 +454,9 @@ def normalize_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     transfers = [transfer(value) for value in _list(data.get("thirdCountryTransfers"))]
     data["thirdCountryTransfers"] = [*transfers, *recipient_transfers(recipients, transfers)]
     data["retentionPeriods"] = [retention_rule(v) for v in _list(data.get("retentionPeriods"))]
+    for key in ("securityMeasures", "plannedMeasures"):
+        if _given(data.get(key)):
+            data[key] = [measure(value) for value in _list(data[key])]
 
     breach = data.get("breach")
     if isinstance(breach, Mapping):

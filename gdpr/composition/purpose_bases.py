@@ -8,16 +8,23 @@ are not covered (their basis is consent or legitimate interests, with the Art. 2
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import LEGAL_BASIS_LABELS, LegalBasis
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
 from gdpr.composition.recognition import recognise_legal_basis
+from gdpr.concepts import recognise
 from gdpr.i18n import _
 
-_PROSPECTS = re.compile(r"prospect|\bleads?\b|potential\s+customer|marketing", re.IGNORECASE)
+# Purposes or subjects outside any contract with the data subject (gdpr/concepts purpose.json).
+_PROSPECTS = frozenset({"prospects", "advertising"})
+
+
+def _names_prospects(text: str) -> bool:
+    return bool(_PROSPECTS & set(recognise("purpose", text)))
+
+
 _CONTRACT_ONLY = frozenset({"contract"})
 
 
@@ -52,10 +59,10 @@ def write_purpose_bases(context: CompositionContext) -> str:
     mismatches = [
         purpose
         for purpose, codes in pairs
-        if set(codes) == _CONTRACT_ONLY and _PROSPECTS.search(purpose)
+        if set(codes) == _CONTRACT_ONLY and _names_prospects(purpose)
     ]
     all_codes = {code for _skip, codes in pairs for code in codes}
-    prospects_uncovered = bool(_PROSPECTS.search(subjects)) and all_codes == _CONTRACT_ONLY
+    prospects_uncovered = _names_prospects(subjects) and all_codes == _CONTRACT_ONLY
     return join_blocks(
         table((_("Purpose"), _("Legal basis (Art. 6(1))")), rows),
         to_be_completed(

@@ -17,10 +17,10 @@ states each right with its condition instead of promising or denying it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from gdpr.concepts import recognise
 from gdpr.i18n import _
 
 PORTABILITY_BASES = frozenset({"consent", "contract"})
@@ -75,12 +75,13 @@ def applicable_rights(
     )
 
 
-_DIRECT_MARKETING = re.compile(r"\bmarketing\b|\bnewsletter|\bprospect", re.IGNORECASE)
+# Purposes that are direct marketing, in any language (gdpr/concepts purpose.json).
+_DIRECT_MARKETING = frozenset({"advertising", "newsletter", "prospects"})
 
 
 def is_direct_marketing(purposes: Iterable[object]) -> bool:
     """True when a purpose names direct marketing (newsletter, prospection)."""
-    return any(_DIRECT_MARKETING.search(str(purpose)) for purpose in purposes)
+    return any(_DIRECT_MARKETING & set(recognise("purpose", str(p))) for p in purposes)
 
 
 def rights_with_articles(

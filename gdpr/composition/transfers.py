@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gdpr.concepts import recognise, scheme
 from gdpr.i18n import N_, _
 
 SCC_DECISION = N_("Commission Implementing Decision (EU) 2021/914")
@@ -94,15 +95,12 @@ ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
     ),
 )
 
-_MODULE_WORDS = re.compile(
-    r"\bmodule\s*(?:(?P<digit>[1-4])\b|(?P<word>one|two|three|four)\b)"
-    r"|\b(?P<short>c2c|c2p|p2p|p2c)\b",
-    re.I,
-)
-_WORD_MODULES = {"one": 1, "two": 2, "three": 3, "four": 4}
-_SHORT_MODULES = {"c2c": 1, "c2p": 2, "p2p": 3, "p2c": 4}
-_TIA_WORDS = re.compile(r"transfer\s+impact\s+assessment|\bd?tia\b", re.I)
-_DPF_WORDS = re.compile(r"data\s+privacy\s+framework|\bdpf\b", re.I)
+# What a transfer's wording names, in any language (gdpr/concepts transfer-document.json).
+_TRANSFER_DOCUMENTS = "transfer-document"
+
+
+def _names(code: str, text: str) -> bool:
+    return code in recognise(_TRANSFER_DOCUMENTS, text)
 
 
 def _normal(text: str) -> str:
@@ -143,15 +141,12 @@ def scc_module_from_roles(exporter_role: str | None, importer_role: str | None) 
 
 def scc_module_stated(*texts: str | None) -> int | None:
     """A module named in the wording or the documentation ("module 2", "C2P"), or None."""
+    documents = scheme(_TRANSFER_DOCUMENTS)
     for text in texts:
-        match = _MODULE_WORDS.search(text or "")
-        if match is None:
-            continue
-        if match.group("digit"):
-            return int(match.group("digit"))
-        if match.group("word"):
-            return _WORD_MODULES[match.group("word").lower()]
-        return _SHORT_MODULES[match.group("short").lower()]
+        for code in documents.recognise(text or ""):
+            concept = documents.concept(code)
+            if concept.group == "scc-module":
+                return int(concept.attributes["module"])
     return None
 
 
@@ -207,7 +202,7 @@ def describe_instrument(
             country=_(adequacy.country),
             scope=scope,
         )
-        if adequacy.country == "United States" and not _DPF_WORDS.search(stated):
+        if adequacy.country == "United States" and not _names("data-privacy-framework", stated):
             return Instrument(
                 text,
                 (
@@ -252,7 +247,7 @@ def describe_instrument(
         return Instrument(_("Derogation for a specific situation (Art. 49(1))"))
     else:
         return Instrument(_("None"))
-    if not _TIA_WORDS.search(stated):
+    if not _names("transfer-impact-assessment", stated):
         missing.append(
             _(
                 "the transfer impact assessment (Clause 14 of the SCCs, EDPB Recommendations"

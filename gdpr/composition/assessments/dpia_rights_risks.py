@@ -10,11 +10,11 @@ security measures do not make monitoring less intrusive).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from gdpr.composition.assessments.dpia_risk import RiskRating
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.security_measures import RIGHTS_SCHEME, measure_families
 from gdpr.i18n import N_, _
 
 # What each family of rights measures is called in the document.
@@ -26,39 +26,32 @@ RIGHTS_MEASURE_LABELS = {
     "purpose-lock": N_("purpose lock"),
 }
 
-# (key, recognised wording, what it acts on: (risk key, "severity" | "likelihood"), advice).
-_RIGHTS_MEASURES: tuple[tuple[str, re.Pattern[str], tuple[tuple[str, str], ...], str], ...] = (
+# (key, what it acts on: (risk key, "severity" | "likelihood"), advice). The wording of each
+# family is the `rights-measure` concept of the same code, recognised in every language.
+_RIGHTS_MEASURES: tuple[tuple[str, tuple[tuple[str, str], ...], str], ...] = (
     (
         "minimisation",
-        re.compile(r"blur|aggregat|anonymi|pseudonymi|masking|minimi", re.I),
         (("surveillance", "severity"), ("discrimination", "severity"),
          ("chilling-effects", "severity")),
         N_("Minimise what is captured (blurring, aggregation, pseudonymisation)."),
     ),
     (
         "human-review",
-        re.compile(r"human\s+(?:review|intervention|oversight)|bias\s+(?:test|audit)", re.I),
         (("discrimination", "likelihood"),),
         N_("Let a person review outputs and test them for bias (Art. 22(3))."),
     ),
     (
         "transparency",
-        re.compile(r"signage|\bsigns?\b|information\s+notice|privacy\s+notice|transparen", re.I),
         (("loss-of-control", "likelihood"), ("chilling-effects", "likelihood")),
         N_("Inform people before they enter the processing (signage, notice: Art. 12-14)."),
     ),
     (
         "control",
-        re.compile(r"opt[\s-]?out|objection|self[\s-]service|consent\s+management", re.I),
         (("loss-of-control", "severity"),),
         N_("Give people a simple way to object or opt out (Art. 21)."),
     ),
     (
         "purpose-lock",
-        re.compile(
-            r"purpose\s+limitation|automatic(?:ally)?\s+delet|deleted\s+after|retention\s+limit",
-            re.I,
-        ),
         (("function-creep", "likelihood"), ("surveillance", "likelihood")),
         N_("Lock the purposes and delete automatically at the end of retention (Art. "
         "5(1)(b),(e))."),
@@ -70,16 +63,11 @@ def _clamp(value: int) -> int:
     return max(1, min(4, value))
 
 
-def _present(measures: Iterable[str]) -> set[str]:
-    texts = list(measures)
-    return {
-        key
-        for key, pattern, _effects, _advice in _RIGHTS_MEASURES
-        if any(pattern.search(t) for t in texts)
-    }
+def _present(measures: Iterable[object]) -> set[str]:
+    return set(measure_families(measures, scheme=RIGHTS_SCHEME))
 
 
-def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRating, ...]:
+def rate_rights_risks(facts: DpiaFacts, measures: Iterable[object]) -> tuple[RiskRating, ...]:
     """Surveillance, discrimination, loss of control, chilling effects, function creep."""
     monitoring = bool(facts.systematic_monitoring)
     public = bool(facts.public_area_monitoring)
@@ -112,7 +100,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRa
         severity, likelihood = _clamp(severity_raw), _clamp(likelihood_raw)
         acting = [
             (measure, axis)
-            for measure, _pattern, effects, _advice in _RIGHTS_MEASURES
+            for measure, effects, _advice in _RIGHTS_MEASURES
             for risk, axis in effects
             if risk == key
         ]
@@ -130,7 +118,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[str]) -> tuple[RiskRa
                 mitigating_families=tuple(m for m, _skip in acting if m in present),
                 recommendations=tuple(
                     _(advice)
-                    for measure, _skip, effects, advice in _RIGHTS_MEASURES
+                    for measure, effects, advice in _RIGHTS_MEASURES
                     if measure not in present and any(risk == key for risk, _skip in effects)
                 ),
             )

@@ -2,11 +2,11 @@
 
 Severity depends on what the data reveals and on whom (it measures the impact on people);
 likelihood depends on exposure (scale, transfers, sharing, combination). A measure lowers only
-the value it acts on, for the risks it targets (`_EFFECTS`): access control makes an
+the value it acts on, for the risks it targets directly (`_EFFECTS`): access control makes an
 illegitimate access less likely, encryption makes a leak less severe, a backup makes a loss
-recoverable; nothing else. The level is a position on the CNIL map (severity x likelihood
-quadrants), not a product of scores. The risks to rights and freedoms beyond security
-(`dpia_rights_risks`) are rated on the same map.
+recoverable; logging and training support those measures but lower nothing alone. The level
+is a position on the CNIL map (severity x likelihood quadrants), not a product of scores. The
+risks to rights and freedoms beyond security (`dpia_rights_risks`) are rated on the same map.
 """
 
 from __future__ import annotations
@@ -92,31 +92,42 @@ def _clamp(value: int) -> int:
     return max(1, min(4, value))
 
 
-def _reduction(present: set[str], acting: tuple[str, ...]) -> int:
-    # One acting family lowers its value one step; three or more, two steps (CNIL: measures
-    # reduce, they never make an event impossible, hence the floor of 1 in _clamp).
-    count = sum(1 for key in acting if key in present)
-    return 0 if count == 0 else (1 if count < 3 else 2)
+def _reduction(present: set[str], direct: tuple[str, ...], supporting: tuple[str, ...]) -> int:
+    # Only a measure that addresses the risk directly lowers its value: one step, two when
+    # three or more acting families are listed (CNIL: measures reduce, they never make an event
+    # impossible, hence the floor of 1 in _clamp). A supporting family (logging, training)
+    # helps a direct one work but lowers nothing alone: staff training does not make an
+    # illegitimate access less likely where nothing restricts access.
+    direct_count = sum(1 for key in direct if key in present)
+    if direct_count == 0:
+        return 0
+    count = direct_count + sum(1 for key in supporting if key in present)
+    return 1 if count < 3 else 2
 
 
-# Per feared event: the families lowering its likelihood, and those lowering its severity.
-_EFFECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+# Families acting on one value of a feared event: (direct, supporting).
+Acting = tuple[tuple[str, ...], tuple[str, ...]]
+# Per feared event: the families acting on its likelihood, and those acting on its severity.
+_EFFECTS: dict[str, tuple[Acting, Acting]] = {
     "illegitimate-access": (
-        ("access-control", "logging", "organisational"),
-        ("encryption", "pseudonymisation"),  # leaked data is unintelligible or not linkable
+        # Access control keeps the wrong people out; logs and training support it.
+        (("access-control",), ("logging", "organisational")),
+        # Leaked data is unintelligible or not linkable.
+        (("encryption", "pseudonymisation"), ()),
     ),
     "unwanted-modification": (
-        ("access-control", "integrity", "logging"),
-        ("backup",),  # a modified record can be restored: the impact, not the odds, falls
+        (("access-control", "integrity"), ("logging",)),
+        # A modified record can be restored: the impact, not the odds, falls.
+        (("backup",), ()),
     ),
     # A backup turns a loss into a temporary unavailability: the likelihood of a permanent
     # disappearance falls. Access control or checksums do not bring lost data back.
-    "disappearance": (("backup",), ()),
+    "disappearance": ((("backup",), ()), ((), ())),
 }
 
 
 def assess_risks(
-    facts: DpiaFacts, measure_families: Iterable[str], measures: Iterable[str] = ()
+    facts: DpiaFacts, measure_families: Iterable[str], measures: Iterable[object] = ()
 ) -> RiskAssessment:
     """Rate the three CNIL feared events and the risks to rights and freedoms.
 
@@ -203,15 +214,15 @@ def assess_risks(
     risks = []
     for key, label, severity, likelihood, reasons in specs:
         on_likelihood, on_severity = _EFFECTS[key]
-        relevant = (*on_likelihood, *on_severity)
+        relevant = (*on_likelihood[0], *on_likelihood[1], *on_severity[0], *on_severity[1])
         risks.append(
             RiskRating(
                 key=key,
                 label=label,
                 severity=severity,
                 likelihood=likelihood,
-                residual_severity=_clamp(severity - min(1, _reduction(present, on_severity))),
-                residual_likelihood=_clamp(likelihood - _reduction(present, on_likelihood)),
+                residual_severity=_clamp(severity - min(1, _reduction(present, *on_severity))),
+                residual_likelihood=_clamp(likelihood - _reduction(present, *on_likelihood)),
                 reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
                 mitigating_families=tuple(f for f in relevant if f in present),
                 recommendations=tuple(

@@ -81,9 +81,10 @@ def facts_from(context: CompositionContext) -> DpiaFacts:
 def assess(context: CompositionContext) -> DpiaAssessment:
     """Screening and risk rating of the processing described by the inputs."""
     facts = facts_from(context)
+    # Wordings, or Measure items whose family, when the DPO gave one, decides.
     measures = [
-        *map(str, context.items("securityMeasures")),
-        *map(str, context.items("plannedMeasures")),
+        *context.items("securityMeasures"),
+        *context.items("plannedMeasures"),
         *(str(action.get("measure") or "") for action in governance.actions(context)),
     ]
     families = classify_measures(measures)

@@ -4,7 +4,6 @@ action plan carrying the DPO's conditions, and the controller's validation (CNIL
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,21 +11,22 @@ from gdpr.composition.assessments.national_lists import NATIONAL_LISTS, country_
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
 from gdpr.composition.writers.common import legal_basis_codes
+from gdpr.concepts import recognise
 from gdpr.i18n import N_, _
 
 # Option values of the dpoOpinion question (answers are stored as these codes).
 RESERVED_OPINIONS = ("Favourable with reservations", "Unfavourable")
-# A list entry "applies" when the facts show what it names (a hint for the DPO, not a verdict).
-_ENTRY_FACTS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"biometric", re.I), "biometric"),
-    (re.compile(r"monitor|surveillance|camera|tracking|observation", re.I), "monitoring"),
-    (re.compile(r"profiling|scoring|evaluation|assess", re.I), "profiling"),
-    (re.compile(r"vulnerable|children", re.I), "vulnerable"),
-    (re.compile(r"employee", re.I), "employees"),
-    (re.compile(r"location", re.I), "location"),
-    (re.compile(r"new technolog|artificial intelligence", re.I), "innovative"),
-    (re.compile(r"merging|data sets", re.I), "matching"),
-)
+# A list entry "applies" when the facts show what it names (a hint for the DPO, not a verdict):
+# the facts are the dpia-fact concepts (gdpr/concepts), biometric data the data-category one.
+_FACT_SCHEME = "dpia-fact"
+
+
+def _named_facts(text: str) -> set[str]:
+    """The facts `text` names, in any language."""
+    biometric = "biometric" in recognise("data-category", text)
+    return set(recognise(_FACT_SCHEME, text)) | ({"biometric"} if biometric else set())
+
+
 # How each fact key reads in the "applies" column.
 _FACT_LABELS = {
     "biometric": N_("biometric"),
@@ -41,16 +41,15 @@ _FACT_LABELS = {
 
 
 def _facts(context: CompositionContext) -> set[str]:
-    words = " ".join(
-        str(v)
+    stated = {
+        fact
         for key in ("specialCategories", "dataCategories", "dataSubjects")
         for v in context.items(key)
         if not isinstance(v, bool)
-    ).lower()
+        for fact in _named_facts(str(v))
+    }
     found = {
-        "biometric" if "biometric" in words else "",
-        "employees" if re.search(r"employee|staff|worker", words) else "",
-        "location" if re.search(r"location|movement|gps", words) else "",
+        *(stated & {"biometric", "employees", "location"}),
         "monitoring" if context.flag("systematicMonitoring") else "",
         "profiling" if context.flag("profiling") or context.flag("automatedDecisions") else "",
         "vulnerable" if context.flag("vulnerableSubjects") else "",
@@ -87,7 +86,7 @@ def write_national_list(context: CompositionContext) -> str:
     facts = _facts(context)
     rows = []
     for line in entry.entries:
-        keys = {key for pattern, key in _ENTRY_FACTS if pattern.search(line)}
+        keys = _named_facts(line)
         applies = (
             _("Likely (") + ", ".join(sorted(_(_FACT_LABELS[key]) for key in keys & facts)) + ")"
             if keys & facts
