@@ -124,7 +124,7 @@ def fold(text: str) -> str:
 class _Index:
     names: dict[str, str]  # folded name -> alpha-2 (or _AREA, _NOTHING), read anywhere
     alone: dict[str, str]  # folded code or short name -> alpha-2, read only alone
-    longest: int  # words in the longest name
+    longest: dict[str, int]  # first word of a name -> words in the longest name it starts
     alpha3: dict[str, str]  # alpha-2 -> alpha-3
 
 
@@ -177,9 +177,17 @@ def _index() -> _Index:
     return _Index(
         names=names,
         alone=alone,
-        longest=max(len(form.split()) for form in names),
+        longest=_longest(names),
         alpha3={code: alpha3[code] for code in countries if code in alpha3},
     )
+
+
+def _longest(names: dict[str, str]) -> dict[str, int]:
+    longest: dict[str, int] = {}
+    for form in names:
+        words = form.split()
+        longest[words[0]] = max(longest.get(words[0], 0), len(words))
+    return longest
 
 
 def _is_alone_only(form: str) -> bool:
@@ -196,7 +204,8 @@ def _places(text: str) -> tuple[str, ...]:
     while start < len(words):
         # The longest name first: "Papua New Guinea" before "Guinea", "New Jersey" before
         # "Jersey".
-        for length in range(min(index.longest, len(words) - start), 0, -1):
+        most = min(index.longest.get(words[start], 0), len(words) - start)
+        for length in range(most, 0, -1):
             code = index.names.get(" ".join(words[start : start + length]))
             if code is not None:
                 if code != _NOTHING:
