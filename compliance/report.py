@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.dateparse import parse_date
 
 from gdpr.composition.assessments.breach_deadline import NotificationDeadline, notification_deadline
+from gdpr.composition.transfers import covering_adequacy
 from gdpr.composition.writers.breach_communication import as_datetime
 from legal_documents.models import LegalDocument, Stage, Status
 from legal_documents.selectors import documents_of_types
@@ -128,7 +129,9 @@ def transfers_without_mechanism(facts: RegisterFacts) -> Iterable[ReportItem]:
     vendors: dict[Any, Vendor] = {v.pk: v for v in facts.vendors}
     activities: dict[Any, ProcessingActivity] = {a.pk: a for a in facts.activities}
     for transfer in facts.transfers:
-        if transfer.mechanism:
+        # An adequacy decision covering every recipient in the country is the mechanism
+        # (Art. 45(1)), whatever language the country is named in.
+        if transfer.mechanism or covering_adequacy(transfer.country):
             continue
         owner: Vendor | ProcessingActivity | None = vendors.get(
             transfer.vendor_id

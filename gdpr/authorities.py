@@ -9,18 +9,19 @@ its Land (`GERMAN_STATES`); Spain's AEPD has regional counterparts for the regio
 sector (see `note`). The EDPB keeps the authoritative list of members and of breach forms:
 `EDPB_BREACH_PAGE`; check it when an authority moves.
 
-Lookups accept a country (or Land) by its English, German, French, Spanish, Italian or own
-name, or its ISO 3166-1 code (alpha-2, alpha-3; "EL" for Greece as the EU writes it), also
-inside a longer text such as an address ("Ludwig-Erhard-Straße 22, 20459 Hamburg, Germany").
+Lookups accept a country by any name `gdpr.countries` knows (every EU language) or its ISO
+3166-1 code, also inside a longer text such as an address ("Ludwig-Erhard-Straße 22, 20459
+Hamburg, Germany"); a Land by its German, English, French, Spanish or Italian name.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr import countries
+from gdpr.countries import fold
 from gdpr.i18n import N_
 
 EDPB_BREACH_PAGE = "https://www.edpb.europa.eu/notify-data-breach_en"
@@ -41,49 +42,6 @@ class SupervisoryAuthority:
     region: str | None = None  # the German Land it supervises
     note: str | None = None
 
-
-# --- countries: ISO alpha-2, alpha-3, then names (en, de, fr, es, it, own language(s)) ---------
-COUNTRIES: dict[str, tuple[str, ...]] = {
-    "AT": ("AUT", "Austria", "Österreich", "Autriche", "Austria", "Austria"),
-    "BE": ("BEL", "Belgium", "Belgien", "Belgique", "Bélgica", "Belgio", "België"),
-    "BG": ("BGR", "Bulgaria", "Bulgarien", "Bulgarie", "Bulgaria", "Bulgaria", "България"),
-    "HR": ("HRV", "Croatia", "Kroatien", "Croatie", "Croacia", "Croazia", "Hrvatska"),
-    "CY": ("CYP", "Cyprus", "Zypern", "Chypre", "Chipre", "Cipro", "Κύπρος", "K\u0131br\u0131s"),
-    "CZ": (
-        "CZE", "Czechia", "Czech Republic", "Tschechien", "Tchéquie", "Chequia", "Cechia",
-        "Česko", "Česká republika",
-    ),
-    "DK": ("DNK", "Denmark", "Dänemark", "Danemark", "Dinamarca", "Danimarca", "Danmark"),
-    "EE": ("EST", "Estonia", "Estland", "Estonie", "Estonia", "Estonia", "Eesti"),
-    "FI": ("FIN", "Finland", "Finnland", "Finlande", "Finlandia", "Finlandia", "Suomi"),
-    "FR": ("FRA", "France", "Frankreich", "France", "Francia", "Francia"),
-    "DE": ("DEU", "Germany", "Deutschland", "Allemagne", "Alemania", "Germania"),
-    "GR": ("GRC", "EL", "Greece", "Griechenland", "Grèce", "Grecia", "Grecia", "Ελλάδα", "Hellas"),
-    "HU": ("HUN", "Hungary", "Ungarn", "Hongrie", "Hungría", "Ungheria", "Magyarország"),
-    "IE": ("IRL", "Ireland", "Irland", "Irlande", "Irlanda", "Irlanda", "Éire"),
-    "IT": ("ITA", "Italy", "Italien", "Italie", "Italia", "Italia"),
-    "LV": ("LVA", "Latvia", "Lettland", "Lettonie", "Letonia", "Lettonia", "Latvija"),
-    "LT": ("LTU", "Lithuania", "Litauen", "Lituanie", "Lituania", "Lituania", "Lietuva"),
-    "LU": ("LUX", "Luxembourg", "Luxemburg", "Luxembourg", "Luxemburgo", "Lussemburgo"),
-    "MT": ("MLT", "Malta", "Malta", "Malte", "Malta", "Malta"),
-    "NL": (
-        "NLD", "Netherlands", "The Netherlands", "Niederlande", "Pays-Bas", "Países Bajos",
-        "Paesi Bassi", "Nederland", "Holland",
-    ),
-    "PL": ("POL", "Poland", "Polen", "Pologne", "Polonia", "Polonia", "Polska"),
-    "PT": ("PRT", "Portugal", "Portugal", "Portugal", "Portugal", "Portogallo"),
-    "RO": ("ROU", "Romania", "Rumänien", "Roumanie", "Rumanía", "Romania", "România"),
-    "SK": (
-        "SVK", "Slovakia", "Slovak Republic", "Slowakei", "Slovaquie", "Eslovaquia",
-        "Slovacchia", "Slovensko",
-    ),
-    "SI": ("SVN", "Slovenia", "Slowenien", "Slovénie", "Eslovenia", "Slovenia", "Slovenija"),
-    "ES": ("ESP", "Spain", "Spanien", "Espagne", "España", "Spagna"),
-    "SE": ("SWE", "Sweden", "Schweden", "Suède", "Suecia", "Svezia", "Sverige"),
-    "IS": ("ISL", "Iceland", "Island", "Islande", "Islandia", "Islanda", "Ísland"),
-    "LI": ("LIE", "Liechtenstein", "Liechtenstein", "Liechtenstein", "Liechtenstein"),
-    "NO": ("NOR", "Norway", "Norwegen", "Norvège", "Noruega", "Norvegia", "Norge", "Noreg"),
-}  # fmt: skip
 
 # The German Länder: key (German name) -> other names (en, fr, es, it).
 GERMAN_STATES: dict[str, tuple[str, ...]] = {
@@ -423,16 +381,9 @@ GERMAN_STATE_AUTHORITIES: dict[str, SupervisoryAuthority] = {
 
 
 # --- lookups -----------------------------------------------------------------------------------
-def _folded(text: str) -> str:
-    """Lower case, accents removed, spaces collapsed: "Österreich " -> "osterreich"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(bare.replace("ß", "ss").split())
-
-
 def _finder(names: dict[str, Iterable[str]]) -> list[tuple[re.Pattern[str], str]]:
     """(pattern, key) pairs, longest names first ("Sachsen-Anhalt" before "Sachsen")."""
-    pairs = [(_folded(name), key) for key, others in names.items() for name in (key, *others)]
+    pairs = [(fold(name), key) for key, others in names.items() for name in (key, *others)]
     pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
     return [
         (re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"), key)
@@ -440,47 +391,19 @@ def _finder(names: dict[str, Iterable[str]]) -> list[tuple[re.Pattern[str], str]
     ]
 
 
-# Names that are also words elsewhere ("Rhode Island"): recognised only as the whole text or
-# the last part of an address.
-_ALONE_ONLY = frozenset({"island"})
-_COUNTRY_NAMES = [
-    (pattern, code)
-    for pattern, code in _finder({code: names[1:] for code, names in COUNTRIES.items()})
-    if pattern.pattern.split(")", 1)[1].split("(?!", 1)[0] not in _ALONE_ONLY
-]
-_COUNTRY_ALONE = {
-    _folded(name): code
-    for code, names in COUNTRIES.items()
-    for name in names
-    if _folded(name) in _ALONE_ONLY
-}
-_COUNTRY_CODES = {
-    _folded(code): key
-    for key, names in COUNTRIES.items()
-    for code in (key, *names[:2])
-    if len(code) <= 3 and code.isupper()
-}
 _STATE_NAMES = _finder(dict(GERMAN_STATES))
 
 
 def find_country(text: str) -> str | None:
-    """The ISO alpha-2 code of the EEA country `text` is or names, or None."""
-    folded = _folded(text).strip(" .")
-    if not folded:
-        return None
-    if folded in _COUNTRY_CODES:
-        return _COUNTRY_CODES[folded]
-    for pattern, code in _COUNTRY_NAMES:
-        if pattern.search(folded):
-            return code
-    # A code (or an ambiguous name) at the end of an address: "..., 20459 Hamburg, DE".
-    last = re.split(r"[,\n;]", folded)[-1].strip(" .")
-    return _COUNTRY_CODES.get(last) or _COUNTRY_ALONE.get(last)
+    """The ISO alpha-2 code of the EEA country `text` is or names, or None (also for a
+    country outside the EEA: only the EEA has authorities here)."""
+    code = countries.find_country(text)
+    return code if code in NATIONAL_AUTHORITIES else None
 
 
 def find_german_state(text: str) -> str | None:
     """The German Land `text` is or names (any of the names in GERMAN_STATES), or None."""
-    folded = _folded(text)
+    folded = fold(text)
     for pattern, state in _STATE_NAMES:
         if pattern.search(folded):
             return state

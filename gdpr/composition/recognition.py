@@ -167,63 +167,7 @@ def _unique(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
-# --- the European Economic Area: EU Member States plus Iceland, Liechtenstein, Norway --------
-# (name, ISO 3166-1 alpha-2, alpha-3, other names). Greece is "EL" in EU usage.
-EEA_COUNTRIES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("Austria", "AT", "AUT", ("Österreich",)),
-    ("Belgium", "BE", "BEL", ("Belgique", "België")),
-    ("Bulgaria", "BG", "BGR", ()),
-    ("Croatia", "HR", "HRV", ("Hrvatska",)),
-    ("Cyprus", "CY", "CYP", ()),
-    ("Czechia", "CZ", "CZE", ("Czech Republic",)),
-    ("Denmark", "DK", "DNK", ("Danmark",)),
-    ("Estonia", "EE", "EST", ("Eesti",)),
-    ("Finland", "FI", "FIN", ("Suomi",)),
-    ("France", "FR", "FRA", ()),
-    ("Germany", "DE", "DEU", ("Deutschland",)),
-    ("Greece", "GR", "GRC", ("EL", "Hellas")),
-    ("Hungary", "HU", "HUN", ("Magyarország",)),
-    ("Ireland", "IE", "IRL", ("Éire",)),
-    ("Italy", "IT", "ITA", ("Italia",)),
-    ("Latvia", "LV", "LVA", ("Latvija",)),
-    ("Lithuania", "LT", "LTU", ("Lietuva",)),
-    ("Luxembourg", "LU", "LUX", ()),
-    ("Malta", "MT", "MLT", ()),
-    ("Netherlands", "NL", "NLD", ("The Netherlands", "Nederland", "Holland")),
-    ("Poland", "PL", "POL", ("Polska",)),
-    ("Portugal", "PT", "PRT", ()),
-    ("Romania", "RO", "ROU", ("România",)),
-    ("Slovakia", "SK", "SVK", ("Slovak Republic",)),
-    ("Slovenia", "SI", "SVN", ("Slovenija",)),
-    ("Spain", "ES", "ESP", ("España",)),
-    ("Sweden", "SE", "SWE", ("Sverige",)),
-    ("Iceland", "IS", "ISL", ("Ísland",)),
-    ("Liechtenstein", "LI", "LIE", ()),
-    ("Norway", "NO", "NOR", ("Norge",)),
-)
-# Whole-area names count as inside: "EU", "EEA", "European Union".
-_AREA_NAMES = ("eu", "eea", "ewr", "european union", "european economic area")
-_EEA_CODES = frozenset(
-    code.lower() for _, alpha2, alpha3, _ in EEA_COUNTRIES for code in (alpha2, alpha3)
-) | frozenset({"el"})
-_EEA_NAMES = tuple(
-    name.lower()
-    for country, _, _, others in EEA_COUNTRIES
-    for name in (country, *others)
-    if len(name) > 3
-)
-
-
-def is_in_eea(country: str) -> bool:
-    """True when `country` (a name, an ISO code or e.g. "Frankfurt, Germany") is in the EEA.
-
-    Anything not recognised as an EEA country counts as a third country, so that a transfer
-    is reported rather than silently assumed safe.
-    """
-    text = " ".join(country.lower().split()).strip(" .")
-    if text in _EEA_CODES or text in _AREA_NAMES:
-        return True
-    return any(
-        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
-        for name in (*_EEA_NAMES, "european union", "european economic area")
-    )
+# --- the European Economic Area: one table for the project, in gdpr.countries --------------
+# Re-exported: the writers, the register and the inputs import `is_in_eea` from here.
+from gdpr.countries import EEA_COUNTRIES as EEA_COUNTRIES  # noqa: E402
+from gdpr.countries import is_in_eea as is_in_eea  # noqa: E402

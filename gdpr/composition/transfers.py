@@ -12,10 +12,10 @@ EDPB Recommendations 01/2020). Used by every writer through `writers.common.tran
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from gdpr.concepts import recognise, scheme
+from gdpr.countries import find_country
 from gdpr.i18n import N_, _
 
 SCC_DECISION = N_("Commission Implementing Decision (EU) 2021/914")
@@ -38,62 +38,54 @@ _CONTROLLER_ROLES = ("controller", "joint-controller", "public-authority")
 
 @dataclass(frozen=True, slots=True)
 class Adequacy:
-    """An Art. 45(3) decision (or one kept in force by Art. 45(9)) and what it covers."""
+    """An Art. 45(3) decision (or one kept in force by Art. 45(9)) and what it covers.
 
+    `code` is the country's ISO 3166-1 alpha-2 code: the decision is found by it, so the
+    country may be named in any language (gdpr.countries). `scope` limits the decision to some
+    recipients (Canada, the United States); None when it covers every recipient there.
+    """
+
+    code: str
     country: str
     decision: str
     scope: str | None = None
-    names: tuple[str, ...] = ()
 
 
 ADEQUACY_DECISIONS: tuple[Adequacy, ...] = (
-    Adequacy(N_("Andorra"), N_("Commission Decision 2010/625/EU"), names=("ad", "and")),
-    Adequacy(N_("Argentina"), N_("Commission Decision 2003/490/EC"), names=("ar", "arg")),
+    Adequacy("AD", N_("Andorra"), N_("Commission Decision 2010/625/EU")),
+    Adequacy("AR", N_("Argentina"), N_("Commission Decision 2003/490/EC")),
     Adequacy(
+        "CA",
         N_("Canada"),
         N_("Commission Decision 2002/2/EC"),
         N_(
             "commercial organisations subject to the Personal Information Protection and"
             " Electronic Documents Act (PIPEDA)"
         ),
-        ("ca", "can"),
     ),
+    Adequacy("FO", N_("Faroe Islands"), N_("Commission Decision 2010/146/EU")),
+    Adequacy("GG", N_("Guernsey"), N_("Commission Decision 2003/821/EC")),
+    Adequacy("IL", N_("Israel"), N_("Commission Decision 2011/61/EU")),
+    Adequacy("IM", N_("Isle of Man"), N_("Commission Decision 2004/411/EC")),
+    Adequacy("JP", N_("Japan"), N_("Commission Implementing Decision (EU) 2019/419")),
+    Adequacy("JE", N_("Jersey"), N_("Commission Decision 2008/393/EC")),
+    Adequacy("NZ", N_("New Zealand"), N_("Commission Implementing Decision 2013/65/EU")),
+    Adequacy("KR", N_("Republic of Korea"), N_("Commission Implementing Decision (EU) 2022/254")),
+    Adequacy("CH", N_("Switzerland"), N_("Commission Decision 2000/518/EC")),
     Adequacy(
-        N_("Faroe Islands"), N_("Commission Decision 2010/146/EU"), names=("fo", "fro", "faroes")
-    ),
-    Adequacy(N_("Guernsey"), N_("Commission Decision 2003/821/EC"), names=("gg", "ggy")),
-    Adequacy(N_("Israel"), N_("Commission Decision 2011/61/EU"), names=("il", "isr")),
-    Adequacy(N_("Isle of Man"), N_("Commission Decision 2004/411/EC"), names=("im", "imn")),
-    Adequacy(
-        N_("Japan"), N_("Commission Implementing Decision (EU) 2019/419"), names=("jp", "jpn")
-    ),
-    Adequacy(N_("Jersey"), N_("Commission Decision 2008/393/EC"), names=("je", "jey")),
-    Adequacy(
-        N_("New Zealand"), N_("Commission Implementing Decision 2013/65/EU"), names=("nz", "nzl")
-    ),
-    Adequacy(
-        N_("Republic of Korea"),
-        N_("Commission Implementing Decision (EU) 2022/254"),
-        names=("kr", "kor", "south korea", "korea"),
-    ),
-    Adequacy(
-        N_("Switzerland"), N_("Commission Decision 2000/518/EC"), names=("ch", "che", "schweiz")
-    ),
-    Adequacy(
+        "GB",
         N_("United Kingdom"),
         N_("Commission Implementing Decision (EU) 2021/1772 (and any decision renewing it)"),
-        names=("uk", "gb", "gbr", "great britain", "england", "scotland", "wales"),
     ),
+    Adequacy("UY", N_("Uruguay"), N_("Commission Implementing Decision 2012/484/EU")),
     Adequacy(
-        N_("Uruguay"), N_("Commission Implementing Decision 2012/484/EU"), names=("uy", "ury")
-    ),
-    Adequacy(
+        "US",
         N_("United States"),
         N_("Commission Implementing Decision (EU) 2023/1795"),
         N_("recipients certified under the EU-US Data Privacy Framework"),
-        ("us", "usa", "u.s.", "u.s.a.", "united states of america", "america"),
     ),
 )
+_BY_CODE = {adequacy.code: adequacy for adequacy in ADEQUACY_DECISIONS}
 
 # What a transfer's wording names, in any language (gdpr/concepts transfer-document.json).
 _TRANSFER_DOCUMENTS = "transfer-document"
@@ -103,31 +95,24 @@ def _names(code: str, text: str) -> bool:
     return code in recognise(_TRANSFER_DOCUMENTS, text)
 
 
-def _normal(text: str) -> str:
-    return " ".join(text.lower().replace("the ", " ").split()).strip(" .")
-
-
 def adequacy_decision(country: str) -> Adequacy | None:
-    """The adequacy decision covering `country` (a name or ISO code), or None.
+    """The adequacy decision covering `country` (a name in any language, an ISO code, an
+    address), or None.
 
-    In "City, Country" the last name found wins: "Newark, New Jersey, USA" is the United
+    In "City, Country" the last country named wins: "Newark, New Jersey, USA" is the United
     States, not Jersey.
     """
-    text = _normal(country)
-    found: list[tuple[int, Adequacy]] = []
-    for adequacy in ADEQUACY_DECISIONS:
-        names = (adequacy.country.lower(), *adequacy.names)
-        if text in names:
-            return adequacy
-        for name in names:
-            pattern = rf"(?<![\w-])(?<!new ){re.escape(name)}(?![\w-])"
-            # Codes ("us", "ca") count only as a whole word after a comma: "Austin, US".
-            if len(name) <= 3:
-                pattern = rf",\s*{re.escape(name)}$"
-            found.extend((m.start(), adequacy) for m in re.finditer(pattern, text))
-    if not found:
-        return None
-    return max(found, key=lambda hit: hit[0])[1]
+    code = find_country(country)
+    return _BY_CODE.get(code) if code else None
+
+
+def covering_adequacy(country: str) -> Adequacy | None:
+    """The adequacy decision that alone covers a transfer to `country`, whoever the
+    recipient (Art. 45(1): no other instrument needed), or None. A decision limited to some
+    recipients (Canada's PIPEDA organisations, the United States' certified ones) does not:
+    the recipient must still be shown to fall under it."""
+    adequacy = adequacy_decision(country)
+    return adequacy if adequacy is not None and adequacy.scope is None else None
 
 
 def scc_module_from_roles(exporter_role: str | None, importer_role: str | None) -> int | None:
@@ -202,7 +187,7 @@ def describe_instrument(
             country=_(adequacy.country),
             scope=scope,
         )
-        if adequacy.country == "United States" and not _names("data-privacy-framework", stated):
+        if adequacy.code == "US" and not _names("data-privacy-framework", stated):
             return Instrument(
                 text,
                 (

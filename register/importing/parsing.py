@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
+from gdpr.composition.transfers import covering_adequacy
 from register.importing import wording
 from register.importing.headers import SheetKind, SheetLayout, normalise
 from register.importing.reading import Cell
@@ -282,7 +283,7 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
         recipient: dict[str, str] = {"name": who or country, "country": country}
         if safeguard_text:
             recipient.update(_safeguard_fields(safeguard_text))
-        elif not is_in_eea(country):
+        elif not is_in_eea(country) and covering_adequacy(country) is None:
             parsed.problems.append(f"transfer to {country} without a safeguard named")
         # The recipients column may name the same recipient: one entry, with its country.
         recipients = [r for r in recipients if not _same_recipient(r, recipient["name"])]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gdpr.composition.recognition import is_in_eea
+from gdpr.composition.transfers import covering_adequacy
 from organizations.models import Organization
 from register.importing.errors import RegisterFileUnreadable
 from register.importing.headers import (
@@ -274,7 +275,12 @@ def _check_vendor_transfer(row: ParsedRow, entry: RegisterEntry | None) -> None:
         return str(getattr(entry, name)) if entry is not None else ""
 
     country = value("country")
-    if country and not is_in_eea(country) and value("transfer_mechanism") in ("", "none"):
+    if (
+        country
+        and not is_in_eea(country)
+        and covering_adequacy(country) is None  # else Art. 45 is the mechanism
+        and value("transfer_mechanism") in ("", "none")
+    ):
         row.problems.append(f"outside the EEA ({country}) with no transfer mechanism")
 
 

@@ -6,7 +6,6 @@ import pytest
 
 import gdpr
 from gdpr.authorities import (
-    COUNTRIES,
     GERMAN_STATE_AUTHORITIES,
     GERMAN_STATES,
     NATIONAL_AUTHORITIES,
@@ -16,6 +15,7 @@ from gdpr.authorities import (
     find_german_state,
 )
 from gdpr.composition.recognition import EEA_COUNTRIES
+from gdpr.countries import country_name
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 EU_MEMBER_STATES = {
@@ -28,7 +28,7 @@ def test_every_eea_state_has_its_authority() -> None:
     assert len(EU_MEMBER_STATES) == 27
     assert set(NATIONAL_AUTHORITIES) == EU_MEMBER_STATES | {"IS", "LI", "NO"}
     # The same area as the transfer rules' list of EEA countries.
-    assert {alpha2 for _, alpha2, _, _ in EEA_COUNTRIES} == set(NATIONAL_AUTHORITIES)
+    assert set(EEA_COUNTRIES) == set(NATIONAL_AUTHORITIES)
 
 
 def test_germany_has_the_bfdi_and_sixteen_land_authorities() -> None:
@@ -61,10 +61,19 @@ def test_a_country_is_found_by_any_of_its_names_or_codes(text: str, code: str | 
     assert find_country(text) == code
 
 
-def test_every_listed_name_finds_its_country() -> None:
-    for code, names in COUNTRIES.items():
-        for name in names:
+def test_every_eea_country_is_found_by_its_name_in_each_document_language() -> None:
+    for code in NATIONAL_AUTHORITIES:
+        for language in ("en", "de", "fr", "es", "it", "nl", "pl"):
+            name = country_name(code, language)
             assert find_country(name) == code, name
+
+
+@pytest.mark.parametrize(
+    "text", ["Schweiz", "Vereinigtes Königreich", "Vereinigte Staaten", "Brasilien", "CH", "US"]
+)
+def test_a_country_outside_the_eea_has_no_authority_here(text: str) -> None:
+    assert find_country(text) is None
+    assert competent_authority(text) is None
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,23 @@ def test_art_45_a_us_state_named_jersey_is_not_the_bailiwick() -> None:
     assert adequacy_decision("India") is None
 
 
+@pytest.mark.parametrize(
+    ("country", "code"),
+    [
+        ("Schweiz", "CH"), ("Suisse", "CH"), ("Svizzera", "CH"), ("Zürich, Schweiz", "CH"),
+        ("Vereinigtes Königreich", "GB"), ("Royaume-Uni", "GB"), ("Reino Unido", "GB"),
+        ("Neuseeland", "NZ"), ("Nouvelle-Zélande", "NZ"), ("Stati Uniti", "US"),
+        ("Vereinigte Staaten", "US"), ("Südkorea", "KR"), ("Giappone", "JP"),
+        ("Färöer", "FO"), ("Kanada", "CA"), ("Austin, US", "US"),
+    ],
+)  # fmt: skip
+def test_art_45_the_decision_is_found_by_the_countrys_name_in_any_language(
+    country: str, code: str
+) -> None:
+    adequacy = adequacy_decision(country)
+    assert adequacy is not None and adequacy.code == code
+
+
 def test_art_45_us_adequacy_covers_only_dpf_certified_recipients(now: datetime) -> None:
     inputs = {
         "companyName": "Acme",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gdpr.countries import find_country
 from gdpr.i18n import N_
 
 
@@ -121,25 +122,10 @@ NATIONAL_LISTS: dict[str, NationalList] = {
         ),
     ),
 }
-_NAMES = {entry.country.lower(): code for code, entry in NATIONAL_LISTS.items()}
-_ALIASES = {
-    "deutschland": "DE",
-    "españa": "ES",
-    "italia": "IT",
-    "nederland": "NL",
-    "the netherlands": "NL",
-    "österreich": "AT",
-    "belgique": "BE",
-    "belgië": "BE",
-}
 
 
 def country_code(value: object) -> str | None:
-    """'DE', 'Germany', 'deutschland' -> 'DE'; None when not one of the listed countries."""
-    text = str(value or "").strip()
-    if not text:
-        return None
-    if text.upper() in NATIONAL_LISTS:
-        return text.upper()
-    lowered = text.lower()
-    return _NAMES.get(lowered) or _ALIASES.get(lowered)
+    """'DE', 'Germany', 'Deutschland', 'Allemagne', '..., Berlin, Germany' -> 'DE' (any name
+    gdpr.countries knows); None when not one of the listed countries."""
+    code = find_country(str(value or ""))
+    return code if code in NATIONAL_LISTS else None
