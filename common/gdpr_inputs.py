@@ -21,10 +21,12 @@ from common.structured import StringOrObjectField
 from gdpr.composition.inputs import RECIPIENT_ROLES
 from gdpr.composition.recognition import (
     ACCEPTED_LEGAL_BASIS_FORMS,
+    ACCEPTED_ROLE_FORMS,
     ACCEPTED_SAFEGUARD_FORMS,
     LEGAL_BASES,
     TRANSFER_SAFEGUARDS,
     recognise_legal_basis,
+    recognise_role,
     recognise_safeguard,
 )
 
@@ -158,6 +160,20 @@ class SafeguardField(RecognisedChoiceField):
         )
 
 
+class RoleField(RecognisedChoiceField):
+    """A recipient's role: a code (the RecipientRoleEnum of the schema), or words naming it in
+    any language ("Auftragsverarbeiter", "sous-traitant", "titolare del trattamento")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(
+            choices=RECIPIENT_ROLES,
+            recognise=recognise_role,
+            accepted_forms=ACCEPTED_ROLE_FORMS,
+            **kwargs,
+        )
+
+
 class LegalBasisListField(serializers.ListField):
     """The legal bases relied on; a single text is taken as a list of one."""
 
@@ -184,11 +200,10 @@ class TransferSerializer(serializers.Serializer):
     safeguard = SafeguardField()
     mechanism = SafeguardField()
     safeguardDetails = TextField()  # noqa: N815 - API field names are camelCase
-    role = serializers.ChoiceField(
-        choices=RECIPIENT_ROLES,
-        required=False,
+    role = RoleField(
         allow_null=True,
-        help_text="The recipient's role (picks the SCC module).",
+        help_text="The recipient's role (picks the SCC module): a code, or words naming it in"
+        " any EU language.",
     )
 
 
@@ -205,7 +220,7 @@ class RecipientSerializer(serializers.Serializer):
     """A recipient; outside the EEA it is also a third-country transfer."""
 
     name = TextField(allow_blank=False, required=True)
-    role = serializers.ChoiceField(choices=RECIPIENT_ROLES, required=False)
+    role = RoleField(help_text="A code, or words naming the role in any EU language.")
     country = TextField(help_text="Country name or ISO code; outside the EEA = a transfer.")
     safeguard = SafeguardField()
 

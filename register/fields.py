@@ -43,10 +43,12 @@ class LegalBasisEntryField(serializers.Field):
 
     default_error_messages = {"invalid": "Expected a text or an object {{code, wording}}."}
     allowed_codes: tuple[str, ...] = (*LEGAL_BASES, *ART_9_CODES)
+    # A wording naming a basis and a condition ("explicit consent"): which one is the code.
+    condition_first = False
 
     def to_internal_value(self, data: Any) -> dict[str, str]:
         if isinstance(data, str):
-            return basis_entry(self._wording(data))
+            return basis_entry(self._wording(data), condition_first=self.condition_first)
         if not isinstance(data, Mapping):
             self.fail("invalid")
         unknown = sorted(set(data) - {"code", "wording"})
@@ -60,13 +62,15 @@ class LegalBasisEntryField(serializers.Field):
         wording = self._wording(data["wording"]) if data.get("wording") else ""
         if not code and not wording:
             raise serializers.ValidationError("Give a code, a wording, or both.")
-        return basis_entry(wording, code=code)
+        return basis_entry(wording, code=code, condition_first=self.condition_first)
 
     def _wording(self, text: Any) -> str:
         return str(LegalBasisField().run_validation(text))
 
     def to_representation(self, value: Any) -> Any:
-        return basis_entry(value) if isinstance(value, str) else value
+        if isinstance(value, str):
+            return basis_entry(value, condition_first=self.condition_first)
+        return value
 
 
 @extend_schema_field(_basis_schema(ART_9_CODES, "Art. 9(2)(b) employment law"))
@@ -74,6 +78,7 @@ class Art9ConditionField(LegalBasisEntryField):
     """An Art. 9(2) condition: 'Art. 9(2)(a) explicit consent', or `{code, wording}`."""
 
     allowed_codes = ART_9_CODES
+    condition_first = True
 
     def to_internal_value(self, data: Any) -> dict[str, str]:
         entry = super().to_internal_value(data)

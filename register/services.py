@@ -120,7 +120,7 @@ def _assign(entry: RegisterEntry, data: Mapping[str, Any], allowed: frozenset[st
         if name == "vendors":
             continue
         if name in BASIS_FIELDS:  # texts from an import become {code, wording} as well
-            value = basis_entries(value)
+            value = basis_entries(value, condition_first=name == "art9_conditions")
         if getattr(entry, name) != value:
             setattr(entry, name, value)
             changed.append(name)

@@ -18,6 +18,7 @@ from gdpr.composition.recognition import (
     ART_9_CONDITIONS,
     is_in_eea,
     recognise_legal_basis,
+    recognise_role,
     recognise_safeguard,
 )
 from gdpr.i18n import N_, _, cite_reference, punct
@@ -348,11 +349,19 @@ def legal_bases(
     return tuple(bases), tuple(conditions)
 
 
+def recipient_role(value: Any) -> str | None:
+    """A RECIPIENT_ROLES code for a role given as a code or in words of any language; words
+    naming no role are kept as given."""
+    if not _given(value):
+        return None
+    return recognise_role(str(value)) or str(value)
+
+
 def recipient(value: Any) -> Recipient:
     if isinstance(value, Mapping):
         return Recipient(
             name=_text(value.get("name") or ""),
-            role=value.get("role") or None,
+            role=recipient_role(value.get("role")),
             country=value.get("country") or None,
             safeguard=safeguard(value.get("safeguard"), value.get("mechanism")),
         )
@@ -365,7 +374,7 @@ def transfer(value: Mapping[str, Any]) -> Transfer:
         recipient=value.get("recipient") or None,
         safeguard=safeguard(value.get("safeguard"), value.get("mechanism")) or Safeguard("none"),
         details=value.get("safeguardDetails") or None,
-        role=value.get("role") or None,
+        role=recipient_role(value.get("role")),
     )
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gdpr.composition.recognition import is_in_eea, recognise_safeguard
+from gdpr.composition.recognition import is_in_eea, recognise_role, recognise_safeguard
 from gdpr.composition.transfers import covering_adequacy
 from register.importing import wording
 from register.importing.headers import SheetKind, SheetLayout, normalise
@@ -167,6 +167,13 @@ def _choice(text: str, table: tuple[tuple[str, str], ...]) -> str | None:
     return None
 
 
+def _role(text: str, table: tuple[tuple[str, str], ...]) -> str | None:
+    """The role of the table (the register's own: sub-processor, other), else the role the
+    recipient-role vocabulary recognises in any language, if the table has it."""
+    found = _choice(text, table) or recognise_role(text)
+    return found if found in {value for _, value in table} else None
+
+
 def _cells_by_field(layout: SheetLayout, cells: tuple[Cell, ...]) -> dict[str, Cell]:
     by_field: dict[str, Cell] = {}
     for column, name in layout.columns.items():
@@ -219,7 +226,7 @@ def _activity(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorMat
     if "retention" in cells:
         values["retention"] = [_retention(value) for value in split_values(cells["retention"])]
     if "role" in cells and _text(cells["role"]):
-        role = _choice(_text(cells["role"]), _ACTIVITY_ROLES)
+        role = _role(_text(cells["role"]), _ACTIVITY_ROLES)
         if role is None:
             parsed.problems.append(f"role not recognised: '{_text(cells['role'])}'")
         else:
@@ -299,11 +306,9 @@ def _same_recipient(recipient: Any, name: str) -> bool:
 
 
 def _safeguard_fields(text: str) -> dict[str, str]:
-    """`safeguard` as the recogniser reads it, the cell's own words beside it if they differ."""
-    code = wording.safeguard(text)
-    if code is None or recognise_safeguard(text) is not None:
-        return {"safeguard": text}
-    return {"safeguard": code, "safeguardWording": text}
+    """`safeguard` as the cell words it: every reader recognises it the same way, in any
+    language (gdpr.composition.recognition.recognise_safeguard)."""
+    return {"safeguard": text}
 
 
 def _date_field(parsed: ParsedRow, cell: Cell, name: str, label: str) -> None:
@@ -331,7 +336,7 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
     if "country" in cells:
         values["country"] = _text(cells["country"])
     if "role" in cells and _text(cells["role"]):
-        role = _choice(_text(cells["role"]), _VENDOR_ROLES)
+        role = _role(_text(cells["role"]), _VENDOR_ROLES)
         if role is None:
             parsed.problems.append(f"role not recognised: '{_text(cells['role'])}'")
         else:
@@ -346,7 +351,7 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
         ]
     if "transfer_mechanism" in cells:
         text = "; ".join(split_values(cells["transfer_mechanism"]))
-        code = wording.safeguard(text) if text else None
+        code = recognise_safeguard(text) if text else None
         if text and code is None:
             parsed.problems.append(f"transfer mechanism not recognised (kept): '{text}'")
         values["transfer_mechanism"] = code or ""

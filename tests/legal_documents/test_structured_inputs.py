@@ -191,6 +191,37 @@ def test_free_text_legal_bases_are_recognised_for_the_consent_clause(dpo):
     assert "you may withdraw it at any time" in markdown
 
 
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "Art. 6 Abs. 1 lit. f DSGVO",
+        "intérêt légitime",
+        "articolo 6, paragrafo 1, lettera f), del GDPR",
+    ],
+)
+def test_a_legal_basis_in_another_language_is_accepted_and_recognised(dpo, wording):
+    body = {"companyName": "Acme", "legalBasis": [wording]}
+    response = create(dpo, "PRIVACY_POLICY", body)
+    assert response.status_code == 201, response.content
+    markdown = generate_now(response.json()["id"]).content_markdown
+    assert "legitimate interests (Art. 6(1)(f))" in markdown
+    assert wording in markdown
+
+
+def test_mechanisms_and_roles_in_another_language_are_accepted_and_recognised(dpo):
+    body = copy.deepcopy(EXAMPLES["RECORD_OF_PROCESSING"])
+    body["thirdCountryTransfers"] = []
+    for entry in body["recipients"]:
+        if isinstance(entry, dict) and entry["name"] == "RouteAI Inc.":
+            entry["safeguard"] = "Standardvertragsklauseln, Transfer Impact Assessment 2026-01"
+            entry["role"] = "Auftragsverarbeiter"
+    response = create(dpo, "RECORD_OF_PROCESSING", body)
+    assert response.status_code == 201, response.content
+    markdown = generate_now(response.json()["id"]).content_markdown
+    assert "| United States | RouteAI Inc. | standard contractual clauses" in markdown
+    assert "Module 2 (controller to processor)" in markdown
+
+
 @pytest.mark.parametrize("document_type", ["DPIA", "RECORD_OF_PROCESSING", "PRIVACY_POLICY"])
 def test_an_unrecognisable_legal_basis_is_refused_with_the_accepted_forms(dpo, document_type):
     response = create(

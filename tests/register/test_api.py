@@ -155,6 +155,41 @@ def test_a_vendor_outside_the_eea_has_a_transfer_with_its_mechanism(dpo):
     assert transfers == {("CloudPay Inc.", "adequacy-decision"), ("Hosting Ltd", "")}
 
 
+def test_a_vendor_mechanism_in_another_language_is_recognised(dpo):
+    response = dpo.client.post(
+        VENDORS,
+        {"name": "CloudPay Inc.", "country": "US", "transferMechanism": "Standardvertragsklauseln"},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["transferMechanism"] == "standard-contractual-clauses"
+    assert body["transferMechanismWording"] == "Standardvertragsklauseln"
+    assert [t["mechanism"] for t in body["transfers"]] == ["standard-contractual-clauses"]
+
+
+def test_bases_conditions_and_safeguards_in_other_languages_are_recognised(dpo):
+    body = payroll(
+        legalBases=["Art. 6 Abs. 1 lit. b DSGVO", "intérêt légitime", "obbligo di legge"],
+        art9Conditions=["ausdrückliche Einwilligung", "artículo 9, apartado 2, letra h), del RGPD"],
+        recipients=[
+            {"name": "Support desk", "country": "India", "safeguard": "clausole contrattuali tipo"}
+        ],
+    )
+
+    response = dpo.client.post(ACTIVITIES, body, format="json")
+
+    assert response.status_code == 201, response.content
+    created = response.json()
+    assert [entry["code"] for entry in created["legalBases"]] == [
+        "contract", "legitimate-interests", "legal-obligation"
+    ]  # fmt: skip
+    assert [entry["code"] for entry in created["art9Conditions"]] == ["art-9-2-a", "art-9-2-h"]
+    [transfer] = created["transfers"]
+    assert transfer["mechanism"] == "standard-contractual-clauses"
+
+
 def test_moving_a_vendor_into_the_eea_removes_its_transfer(dpo):
     vendor = dpo.client.post(VENDORS, {"name": "CloudPay", "country": "US"}, format="json").json()
     assert Transfer.objects.filter(vendor_id=vendor["id"]).count() == 1
@@ -277,7 +312,7 @@ def test_a_service_writer_giving_texts_stores_codes_and_wording_too(dpo):
 
     assert activity.legal_bases == [
         {"code": "consent", "wording": "Einwilligung (Art. 6(1)(a))"},
-        {"code": "", "wording": "Vertrag"},  # named nothing recognisable: kept, no code
+        {"code": "contract", "wording": "Vertrag"},  # German words name the basis too
     ]
     assert activity.art9_conditions == [{"code": "art-9-2-h", "wording": "Art. 9(2)(h)"}]
 

@@ -93,11 +93,11 @@ def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(
     crm = ProcessingActivity.objects.get(reference="VVT-05")
     assert crm.recipients == [
         "Vertrieb (intern)",
+        # The cell's words: every reader recognises them (adequacy-decision, the transfer).
         {
             "name": "Muster Holding AG",
             "country": "Schweiz",
-            "safeguard": "adequacy-decision",
-            "safeguardWording": "Angemessenheitsbeschluss (Schweiz)",
+            "safeguard": "Angemessenheitsbeschluss (Schweiz)",
         },
     ]
     transfer = Transfer.objects.get(activity=crm)
@@ -240,6 +240,31 @@ def test_a_french_csv_register_is_read_with_its_encoding_and_delimiter(dpo):
     assert cctv.data_subjects == ["Salariés", "Visiteurs"]
     assert cctv.legal_bases[0]["code"] == "legitimate-interests"
     assert cctv.owner == "Services généraux"
+
+
+def test_bases_and_mechanisms_in_any_language_are_imported_without_problems(dpo):
+    content = (
+        "Processing activity;Purpose;Legal basis;Recipients;Third countries;Safeguards\n"
+        "Nómina;Pago;artículo 6, apartado 1, letra b), del RGPD;;;\n"
+        "Videosorveglianza;Sicurezza;legittimo interesse;;;\n"
+        "CRM;Vertrieb;Art. 6 Abs. 1 lit. f DSGVO;;USA (Muster Inc.);Standardvertragsklauseln\n"
+    ).encode()
+    upload = SimpleUploadedFile("register.csv", content, content_type="text/csv")
+
+    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+
+    assert response.status_code == 200, response.content
+    assert [row["problems"] for row in response.json()["rows"]] == [[], [], []]
+    codes = {
+        activity.name: [entry["code"] for entry in activity.legal_bases]
+        for activity in ProcessingActivity.objects.filter(organization=dpo.organization)
+    }
+    assert codes == {
+        "Nómina": ["contract"], "Videosorveglianza": ["legitimate-interests"],
+        "CRM": ["legitimate-interests"],
+    }  # fmt: skip
+    transfer = Transfer.objects.get(activity__name="CRM")
+    assert transfer.mechanism == "standard-contractual-clauses"
 
 
 def test_a_sheet_without_a_register_header_row_is_refused_with_the_headers_found(dpo):

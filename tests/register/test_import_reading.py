@@ -8,6 +8,7 @@ import io
 import pytest
 from openpyxl import Workbook
 
+from gdpr.composition.recognition import recognise_safeguard as safeguard
 from register.importing.errors import (
     RegisterFileTooLarge,
     RegisterFileType,
@@ -15,7 +16,7 @@ from register.importing.errors import (
 )
 from register.importing.headers import SheetKind, detect_layout, field_for
 from register.importing.reading import MAX_FILE_BYTES, MAX_ROWS, read_register_file
-from register.importing.wording import legal_basis, safeguard
+from register.importing.wording import legal_basis
 
 
 def csv_sheet(content: bytes):
@@ -104,6 +105,11 @@ def test_a_sheet_is_read_as_vendors_or_activities_by_its_headers():
         ("Art. 9 Abs. 2 lit. h DSGVO i.V.m. § 22 BDSG", (), ("h",)),
         ("Art. 6(1)(c) GDPR", ("legal-obligation",), ()),
         ("§ 26 BDSG", (), ()),
+        ("artículo 6, apartado 1, letra f), del RGPD", ("legitimate-interests",), ()),
+        ("Interés legítimo", ("legitimate-interests",), ()),
+        ("art. 6, par. 1, lett. b) GDPR", ("contract",), ()),
+        ("Obbligo di legge", ("legal-obligation",), ()),
+        ("articolo 9, paragrafo 2, lettera h), del GDPR", (), ("h",)),
     ],
 )
 def test_legal_bases_are_recognised_in_german_french_and_english(text, codes, conditions):
@@ -118,6 +124,8 @@ def test_legal_bases_are_recognised_in_german_french_and_english(text, codes, co
         ("EU-US Data Privacy Framework", "adequacy-decision"),
         ("Angemessenheitsbeschluss", "adequacy-decision"),
         ("BCR", "binding-corporate-rules"),
+        ("cláusulas contractuales tipo", "standard-contractual-clauses"),
+        ("decisione di adeguatezza", "adequacy-decision"),
         ("irgendwas", None),
     ],
 )
@@ -172,3 +180,27 @@ def test_the_cnil_template_spreads_purposes_over_several_columns_and_they_are_jo
     assert (row.reference, row.name) == ("T-07", "Recrutement")
     assert row.values["purposes"] == ["Gestion des candidatures", "Entretiens"]
     assert row.values["data_subjects"] == ["Candidats"]
+
+
+@pytest.mark.parametrize(
+    ("role", "code"),
+    [
+        ("Auftragsverarbeiter", "processor"),
+        ("encargado del tratamiento", "processor"),
+        ("responsabile del trattamento", "processor"),  # Italian: the processor
+        ("titolare autonomo del trattamento", "controller"),
+        ("contitolare", "joint-controller"),
+        ("Behörde", "public-authority"),
+    ],
+)
+def test_a_vendor_role_in_any_language_is_read(role, code):
+    from register.importing.parsing import parse_row
+
+    sheet = csv_sheet(f"Vendor;Country;Role;DPA status\nAcme;Germany;{role};signed\n".encode())
+    layout = detect_layout(sheet)
+    number, cells = sheet.rows[1]
+
+    row = parse_row(layout=layout, row=number, cells=cells, match_vendor=lambda text: None)
+
+    assert row.problems == []
+    assert row.values["role"] == code
