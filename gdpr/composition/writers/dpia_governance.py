@@ -11,6 +11,7 @@ from typing import Any
 from gdpr.composition.assessments.national_lists import NATIONAL_LISTS, country_code
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
+from gdpr.composition.special_categories import classify
 from gdpr.composition.writers.common import legal_basis_codes
 from gdpr.i18n import N_, _
 
@@ -47,10 +48,18 @@ def _facts(context: CompositionContext) -> set[str]:
         for v in context.items(key)
         if not isinstance(v, bool)
     ).lower()
+    # The data categories by concept, so that "biometrische Daten" counts like "biometric".
+    codes = {
+        code
+        for key in ("specialCategories", "dataCategories")
+        for v in context.items(key)
+        if not isinstance(v, bool)
+        for code in classify(v).codes
+    }
     found = {
-        "biometric" if "biometric" in words else "",
+        "biometric" if "biometric" in codes or "biometric" in words else "",
         "employees" if re.search(r"employee|staff|worker", words) else "",
-        "location" if re.search(r"location|movement|gps", words) else "",
+        "location" if "location" in codes or re.search(r"location|movement|gps", words) else "",
         "monitoring" if context.flag("systematicMonitoring") else "",
         "profiling" if context.flag("profiling") or context.flag("automatedDecisions") else "",
         "vulnerable" if context.flag("vulnerableSubjects") else "",
