@@ -9,15 +9,17 @@ Member State law authorising it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import DataCategory, SpecialCategoryCondition, data_category
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks, to_be_completed
 from gdpr.concepts import fold, recognise, scheme
-from gdpr.i18n import N_, _, cite_reference, punct
+from gdpr.i18n import N_, _, cite_reference, in_every_language, punct
 
 SCHEME = "data-category"
 ART_9 = "art-9"
@@ -230,13 +232,24 @@ def _with_concepts(entries: Iterable[ClassifiedCategory], group: str) -> list[st
     return list(shown.values())
 
 
+CLASSIFICATION_QUESTION = N_('confirm whether "{category}" is special-category data (Art. 9(1))')
+
+
 def classification_question(wording: str) -> str:
     """The open question for a category no concept names (its status: needs classification)."""
-    return to_be_completed(
-        _(
-            'confirm whether "{category}" is special-category data (Art. 9(1))',
-            category=wording,
-        )
+    return to_be_completed(_(CLASSIFICATION_QUESTION, category=escape_inline(wording)))
+
+
+@cache
+def classification_question_pattern() -> re.Pattern[str]:
+    """The question's text after the marker, as any supported language writes it."""
+    placeholder = re.escape("{category}")
+    return re.compile(
+        "|".join(
+            re.escape(text).replace(placeholder, ".+?")
+            for text in sorted(in_every_language(CLASSIFICATION_QUESTION))
+        ),
+        re.IGNORECASE,
     )
 
 

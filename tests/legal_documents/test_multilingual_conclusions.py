@@ -100,7 +100,26 @@ def test_it_asks_whether_an_unclassified_category_is_special(
         " (Art. 9(1))" in body
     )
     assert NO_SPECIAL_CATEGORY["en"] not in body
-    assert _art_9_status(ROPA, markdown) == "missing"
+    assert _art_9_status(ROPA, markdown) == "needs-classification"
+    report = completeness_report(document_type=ROPA, markdown=markdown)
+    assert not report.complete and "special-categories" in report.missing
+
+
+def test_the_question_is_recognised_in_the_document_language(
+    full_inputs: dict, now: datetime
+) -> None:
+    inputs = {**full_inputs["RECORD_OF_PROCESSING"], "dataCategories": ["Xylophon-Notizen"]}
+
+    assert _art_9_status(ROPA, _record(inputs, now, "de")) == "needs-classification"
+
+
+def test_a_gap_beside_the_question_keeps_the_item_missing(full_inputs: dict, now: datetime) -> None:
+    inputs = {
+        **full_inputs["RECORD_OF_PROCESSING"],
+        "dataCategories": ["Xylophon-Notizen", "Gesundheitsdaten"],
+    }
+
+    assert _art_9_status(ROPA, _record(inputs, now, "fr")) == "missing"
 
 
 def test_an_explicit_category_wins_over_recognition(full_inputs: dict, now: datetime) -> None:
