@@ -284,6 +284,24 @@ def special_categories_without_condition(facts: RegisterFacts) -> Iterable[Repor
         )
 
 
+def data_categories_needing_classification(facts: RegisterFacts) -> Iterable[ReportItem]:
+    # A category no data-category concept names ("Xylophon-Notizen") may be Art. 9 data:
+    # one item per category, so that the report never treats it as ordinary by default.
+    for activity in facts.activities:
+        for category in activity_sensitive_data(activity).unclassified:
+            yield ReportItem(
+                kind="data-category-needs-classification",
+                severity="medium",
+                article="Art. 9(1)",
+                objects=(_activity(activity),),
+                message=f'{activity.name} lists the data category "{category}", which is not'
+                " classified: it may be special-category data (Art. 9(1)).",
+                suggested_action="Classify the category (give it a data-category concept, or"
+                " list it among the special categories with its Art. 9(2) condition), or"
+                " record that the activity processes no special categories.",
+            )
+
+
 def consent_without_withdrawal(facts: RegisterFacts) -> Iterable[ReportItem]:
     for activity in facts.activities:
         if not relies_on_consent(activity) or activity.consent_withdrawal.strip():
@@ -346,6 +364,7 @@ CHECKS: tuple[Callable[[RegisterFacts], Iterable[ReportItem]], ...] = (
     dpia_missing,
     dpia_review_overdue,
     special_categories_without_condition,
+    data_categories_needing_classification,
     consent_without_withdrawal,
     breaches_open_past_deadline,
 )
@@ -353,6 +372,7 @@ KINDS = (
     "processor-without-dpa", "transfer-without-mechanism", "privacy-policy-retention-differs",
     "dpia-missing", "dpia-review-overdue", "special-category-without-condition",
     "consent-without-withdrawal", "breach-notification-overdue",
+    "data-category-needs-classification",
 )  # fmt: skip
 
 

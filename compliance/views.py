@@ -41,7 +41,9 @@ class RegisterReportViewSet(OrganizationScopedViewSet):
         description="Contradictions and gaps across the processing register and the documents"
         " (kinds: processor without DPA, transfer without mechanism, privacy-policy retention"
         " differing from the register, DPIA missing or past review, special categories without"
-        " an Art. 9(2) condition, consent without withdrawal, breach open past 72 hours), most"
+        " an Art. 9(2) condition, a data category needing classification (one no concept"
+        " names: it may be Art. 9 data), consent without withdrawal, breach open past 72"
+        " hours), most"
         " severe first, each with the article, the objects involved and a suggested action.",
     )
     def report(self, request: Request) -> Response:

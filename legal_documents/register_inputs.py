@@ -195,6 +195,10 @@ def activity_facts(activity: ProcessingActivity) -> dict[str, Any]:
         "thirdCountryTransfers": _dedupe(transfers),
         "consentWithdrawalMethod": activity.consent_withdrawal,
     }
+    if not facts["specialCategories"]:
+        # The register's empty column is no statement that none is processed: left out, so
+        # gdpr asks rather than stating an absence (an explicit ["none"] still says it).
+        del facts["specialCategories"]
     if activity.role == ActivityRole.PROCESSOR:
         # The register has no separate column for the controllers an organization serves:
         # for an activity carried out as processor, "joint controllers" names them.

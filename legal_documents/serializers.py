@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import BoundedTextField
+from gdpr.composition.completeness import STATUSES as COMPLETENESS_STATUSES
 from gdpr.i18n import COMPLETE_LANGUAGES, DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
@@ -198,7 +199,12 @@ class ComplianceItemSerializer(serializers.Serializer):
     id = serializers.CharField()
     article = serializers.CharField()
     requirement = serializers.CharField()
-    status = serializers.ChoiceField(choices=["present", "missing"])
+    status = serializers.ChoiceField(
+        choices=list(COMPLETENESS_STATUSES),
+        help_text="present; missing; needs-classification: the item's only open points ask"
+        " whether a data category is special-category data (Art. 9(1)), for the DPO to answer"
+        " (not complete, listed among the missing items).",
+    )
     section = serializers.CharField()
 
 

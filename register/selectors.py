@@ -55,7 +55,8 @@ def activity_inputs(activity: ProcessingActivity) -> dict[str, Any]:
     return {
         **(activity.dpia_screening or {}),
         "processingActivity": activity.name,
-        "specialCategories": list(activity.special_categories),
+        # An empty column is not the DPO saying "none": left out, gdpr then asks.
+        "specialCategories": list(activity.special_categories) or None,
         "dataCategories": list(activity.data_categories),
         "legalBasis": basis_wordings(activity),
         "recipients": list(activity.recipients),

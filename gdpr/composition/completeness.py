@@ -14,12 +14,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gdpr.composition.markdown import ANCHOR_PATTERN, HEADING_PATTERN, MARKER_PATTERN
+from gdpr.composition.special_categories import classification_question_pattern
 from gdpr.i18n import _
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import ChecklistItem, DocumentType
 
-Status = Literal["present", "missing"]
+# "needs-classification": the item's only open points are questions whether a data category
+# is special-category data (Art. 9(1)), for the DPO to answer; like "missing", not complete.
+Status = Literal["present", "missing", "needs-classification"]
+STATUSES: tuple[Status, ...] = ("present", "missing", "needs-classification")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
@@ -37,6 +41,15 @@ class ItemBlock:
     def filled(self) -> bool:
         """Non-empty body without the to-be-completed marker."""
         return bool(self.body.strip()) and not MARKER_PATTERN.search(self.body)
+
+    @property
+    def needs_classification(self) -> bool:
+        """Every marker of the body opens a classification question (in any language)."""
+        markers = list(MARKER_PATTERN.finditer(self.body))
+        question = classification_question_pattern()
+        return bool(markers) and all(
+            question.match(self.body[marker.end() :].lstrip("*").lstrip()) for marker in markers
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +88,8 @@ class CompletenessReport:
 
     @property
     def missing(self) -> list[str]:
-        """Ids of the missing items, in checklist order."""
-        return [item.id for item in self.items if item.status == "missing"]
+        """Ids of the items not present (missing or needing classification), in order."""
+        return [item.id for item in self.items if item.status != "present"]
 
     def as_dict(self) -> dict[str, object]:
         """The API shape of GET /compliance."""
@@ -154,14 +167,19 @@ def completeness_report(
         found = blocks.get(item.id, [])
         if every_occurrence:
             present = bool(found) and all(block.filled for block in found)
+            open_blocks = [block for block in found if not block.filled]
         else:
             present = any(block.filled for block in found)
+            open_blocks = found
+        status: Status = "present" if present else "missing"
+        if not present and open_blocks and all(b.needs_classification for b in open_blocks):
+            status = "needs-classification"
         statuses.append(
             ItemStatus(
                 id=item.id,
                 article=item.article,
                 requirement=_(item.requirement),
-                status="present" if present else "missing",
+                status=status,
                 section=item.section,
             )
         )

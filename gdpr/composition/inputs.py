@@ -291,7 +291,30 @@ class Measure:
         return self.name
 
 
+@dataclass(frozen=True, slots=True)
+class DataCategory:
+    """A `dataCategories` / `specialCategories` entry: the wording, and the concept when the
+    integrator named it (`{"name": "Notizen", "category": "health"}`, a data-category code);
+    None leaves the classification to recognition."""
+
+    name: str
+    code: str | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
 # --- one function per input -------------------------------------------------------------------
+def data_category(value: Any) -> DataCategory:
+    """A data category given as plain text or as `{name, category}`; the one reader of both."""
+    if isinstance(value, DataCategory):
+        return value
+    if isinstance(value, Mapping):
+        code = value.get("category")
+        return DataCategory(name=_text(value.get("name") or ""), code=str(code) if code else None)
+    return DataCategory(name=str(value))
+
+
 def company_details(value: Any) -> CompanyDetails | None:
     if not _given(value):
         return None
@@ -471,6 +494,10 @@ def normalize_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(breach, Mapping):
         for key, flat in BREACH_FIELDS.items():
             _fill(data, flat, breach.get(key))
+    for key in ("dataCategories", "specialCategories"):
+        # `specialCategories` is a yes/no flag for breach notifications: kept as it is.
+        if isinstance(data.get(key), list | tuple):
+            data[key] = [data_category(value) for value in data[key]]
 
     processor = data.get("processor")
     if isinstance(processor, Mapping):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gdpr.composition.context import CompositionContext
-from gdpr.composition.inputs import LegalBasis, legal_bases
+from gdpr.composition.inputs import LegalBasis, data_category, legal_bases
 from gdpr.composition.markdown import escape_inline, to_be_completed
 from gdpr.i18n import _
 
@@ -34,6 +34,12 @@ def _list_value(value: Any) -> list[str]:
     if isinstance(value, list | tuple):
         return [str(part) for part in value if str(part).strip()]
     return [str(value)]
+
+
+def _categories(value: Any) -> list[str]:
+    # A purpose's own categories, each a text or `{name, category}` like `dataCategories`.
+    given = value if isinstance(value, list | tuple) else [value] if value else []
+    return [str(data_category(part)) for part in given if str(data_category(part)).strip()]
 
 
 def _joined(values: list[Any]) -> str | None:
@@ -77,7 +83,7 @@ def purpose_rows(context: CompositionContext) -> list[PurposeRow]:
         cells = [
             (
                 _("Personal data"),
-                _joined(_list_value(entry.get("dataCategories")) or context.items("dataCategories"))
+                _joined(_categories(entry.get("dataCategories")) or context.items("dataCategories"))
                 or to_be_completed(_("the categories of personal data used for this purpose")),
             ),
             (_("Legal basis"), basis),

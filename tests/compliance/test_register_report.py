@@ -137,6 +137,37 @@ def test_special_category_data_without_an_art_9_condition(dpo):
     assert "Health data" in item.message
 
 
+def test_special_category_data_in_german_without_a_condition_is_reported_like_english(dpo):
+    clean_register(dpo.organization)
+    payroll = activity(dpo.organization, "Payroll")
+    services.activity_update(
+        activity=payroll, actor=ACTOR,
+        data={"art9_conditions": [], "special_categories": [],
+              "data_categories": ["Bankverbindung", "Gesundheitsdaten"]},
+    )  # fmt: skip
+
+    item = only_item(dpo.organization, "special-category-without-condition")
+
+    assert "Gesundheitsdaten" in item.message
+
+
+def test_a_data_category_no_concept_names_needs_classification(dpo):
+    clean_register(dpo.organization)
+    payroll = activity(dpo.organization, "Payroll")
+    services.activity_update(
+        activity=payroll, actor=ACTOR,
+        data={"data_categories": ["Bank details", "Sick leave days", "Xylophon-Notizen"]},
+    )  # fmt: skip
+
+    item = only_item(dpo.organization, "data-category-needs-classification")
+
+    assert (item.severity, item.article) == ("medium", "Art. 9(1)")
+    assert [o.id for o in item.objects] == [str(payroll.pk)]
+    assert "Xylophon-Notizen" in item.message
+    body = dpo.client.get(REPORT + "?kind=data-category-needs-classification").json()
+    assert [entry["kind"] for entry in body["items"]] == ["data-category-needs-classification"]
+
+
 def test_consent_without_a_withdrawal_mechanism(dpo):
     clean_register(dpo.organization)
     newsletter = activity(dpo.organization, "Newsletter")
@@ -217,7 +248,7 @@ def test_every_kind_has_a_test():
         "processor-without-dpa", "transfer-without-mechanism",
         "privacy-policy-retention-differs", "dpia-missing", "dpia-review-overdue",
         "special-category-without-condition", "consent-without-withdrawal",
-        "breach-notification-overdue",
+        "breach-notification-overdue", "data-category-needs-classification",
     }  # fmt: skip
     assert tested == set(KINDS)
 

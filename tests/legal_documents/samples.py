@@ -157,6 +157,8 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
         "processingNature": "Storage, backup and technical support",
         "purposes": ["Provision of the CRM service"],
         "dataCategories": ["Contact data", "Order history"],
+        # Annex II states "no sensitive data" only on the controller's word.
+        "sensitiveData": "None",
         "dataSubjects": ["Customers"],
         "processorCountry": "United States",
         "securityMeasures": [

@@ -10,24 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.composition.special_categories import ART_9, ART_10, classify
+from gdpr.concepts import scheme
 from gdpr.i18n import N_, _, format_number
 
-# Kinds of data whose exposure typically causes identity theft, fraud or discrimination.
-SENSITIVE_KEYWORDS: dict[str, str] = {
-    "password": "credentials",
-    "credential": "credentials",
-    "bank": N_("financial data"),
-    "iban": N_("financial data"),
-    "card": N_("payment card data"),
-    "payment": N_("financial data"),
-    "passport": N_("identity documents"),
-    "identity": N_("identity documents"),
-    "social security": N_("national identification numbers"),
-    "national id": N_("national identification numbers"),
-    "health": N_("health data"),
-    "medical": N_("health data"),
+# The harm a kind of data typically causes when exposed (identity theft, fraud,
+# discrimination): a data-category concept's `breachHarm`, and every Art. 9 / Art. 10 concept.
+HARM_LABELS: dict[str, str] = {
+    "credentials": N_("credentials"),
+    "payment-card": N_("payment card data"),
+    "financial": N_("financial data"),
+    "identity-documents": N_("identity documents"),
+    "national-identifier": N_("national identification numbers"),
     "location": N_("location data"),
-    "criminal": N_("criminal-offence data"),
+    "health": N_("health data"),
+    "special-category": N_("special-category data"),
+    "criminal-offence": N_("criminal-offence data"),
 }
 MANY_SUBJECTS = 10_000
 
@@ -36,7 +34,8 @@ MANY_SUBJECTS = 10_000
 class BreachFacts:
     """What is known about the breach."""
 
-    data_categories: tuple[str, ...] = ()
+    # Plain wordings or `DataCategory` entries (an explicit `category` wins over recognition).
+    data_categories: tuple[object, ...] = ()
     special_categories: bool = False
     vulnerable_subjects: bool = False
     approximate_subjects: int | None = None
@@ -68,13 +67,29 @@ class BreachDecision:
         return self.risk_level == "high" and self.art_34_exception is None
 
 
-def sensitive_kinds(categories: Iterable[str]) -> tuple[str, ...]:
-    """The sensitive kinds of data named in the categories, sorted, without duplicates."""
-    found: set[str] = set()
-    for category in categories:
-        lowered = category.lower()
-        found.update(_(kind) for word, kind in SENSITIVE_KEYWORDS.items() if word in lowered)
-    return tuple(sorted(found))
+def _harm(code: str) -> str | None:
+    concept = scheme("data-category").concept(code)
+    if concept.group == ART_9:
+        return "health" if code == "health" else "special-category"
+    if concept.group == ART_10:
+        return "criminal-offence"
+    harm = concept.attributes.get("breachHarm")
+    return str(harm) if harm in HARM_LABELS else None
+
+
+def harm_codes(categories: Iterable[object]) -> tuple[str, ...]:
+    """The harms (`HARM_LABELS` keys) the categories' data can cause, in that order.
+
+    Classified by the `data-category` concepts, so "Gesundheitsdaten" is health data exactly
+    as "Health data" is.
+    """
+    found = {_harm(code) for category in categories for code in classify(category).codes}
+    return tuple(code for code in HARM_LABELS if code in found)
+
+
+def sensitive_kinds(categories: Iterable[object]) -> tuple[str, ...]:
+    """The sensitive kinds of data named in the categories, named, sorted, without duplicates."""
+    return tuple(sorted({_(HARM_LABELS[code]) for code in harm_codes(categories)}))
 
 
 def decide(facts: BreachFacts) -> BreachDecision:
@@ -82,7 +97,11 @@ def decide(facts: BreachFacts) -> BreachDecision:
     confidentiality = "confidentiality" in facts.breach_types or not facts.breach_types
     unintelligible = bool(facts.encrypted) and not facts.key_compromised
     reasons: list[str] = []
-    kinds = sensitive_kinds(facts.data_categories)
+    harms = harm_codes(facts.data_categories)
+    if facts.special_categories:
+        # Said once, by the reason below; "health data" stays as the concrete harm.
+        harms = tuple(code for code in harms if code != "special-category")
+    kinds = sorted({_(HARM_LABELS[code]) for code in harms})
     points = 0
     if facts.special_categories:
         points += 2

@@ -20,6 +20,8 @@ class DpiaFacts:
     systematic_monitoring: bool | None = None
     public_area_monitoring: bool | None = None
     special_categories: tuple[str, ...] = ()
+    # Data categories no concept names and the DPO did not classify: open questions.
+    unclassified_categories: tuple[str, ...] = ()
     highly_personal_data: bool | None = None
     large_scale: bool | None = None
     approximate_subjects: int | None = None
@@ -44,6 +46,9 @@ class DpiaFacts:
         """Art. 9/10 data or other highly personal data."""
         if self.special_categories or self.highly_personal_data:
             return True
+        if self.unclassified_categories:
+            # "Not highly personal" says nothing of a category nobody classified yet.
+            return None
         return self.highly_personal_data
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from gdpr.composition.assessments.breach_deadline import NOTIFICATION_WINDOW, as_utc
-from gdpr.composition.assessments.breach_risk import BreachDecision, sensitive_kinds
+from gdpr.composition.assessments.breach_risk import BreachDecision, harm_codes
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.concepts import recognise_all
 from gdpr.i18n import N_, _, format_datetime
 
 RISK_LABELS = {
@@ -114,25 +115,25 @@ def write_encryption(context: CompositionContext) -> str:
 
 
 def _advice(context: CompositionContext) -> list[str]:
-    kinds = sensitive_kinds(str(c) for c in context.items("dataCategories"))
+    harms = harm_codes(context.items("dataCategories"))
     advice = []
-    if "credentials" in kinds or any(
-        "password" in str(m).lower() for m in context.items("measuresTaken")
-    ):
+    # A password reset among the measures, in any language ("Passwörter zurückgesetzt").
+    measures = [str(m) for m in context.items("measuresTaken")]
+    if "credentials" in harms or "credentials" in recognise_all("data-category", measures):
         advice.append(
             _(
                 "change your password for our service and for any other service where you use the"
                 " same password, and turn on two-factor authentication where offered"
             )
         )
-    if {_("financial data"), _("payment card data")} & set(kinds):
+    if {"financial", "payment-card"} & set(harms):
         advice.append(
             _(
                 "check your bank and card statements and tell your bank about any payment you do"
                 " not recognise"
             )
         )
-    if _("identity documents") in kinds or _("national identification numbers") in kinds:
+    if {"identity-documents", "national-identifier"} & set(harms):
         advice.append(_("watch for attempts to open accounts or contracts in your name"))
     advice.append(
         _(

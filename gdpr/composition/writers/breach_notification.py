@@ -14,6 +14,7 @@ from gdpr.composition.authority import authority_block, authority_name
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.special_categories import sensitive_data
 from gdpr.composition.writers.breach_communication import (
     RISK_LABELS,
     aware_at,
@@ -48,8 +49,11 @@ def assess(context: CompositionContext) -> BreachAssessment:
     discovered = aware_at(context)
     subjects = context.value("approximateSubjects")
     facts = BreachFacts(
-        data_categories=tuple(str(c) for c in context.items("dataCategories")),
-        special_categories=bool(context.flag("specialCategories")),
+        data_categories=tuple(context.items("dataCategories")),
+        # The flag, or Art. 9 data among the categories in any language ("Gesundheitsdaten"):
+        # a `false` flag does not outweigh health data the categories name.
+        special_categories=bool(context.flag("specialCategories"))
+        or bool(sensitive_data(context).special),
         vulnerable_subjects=bool(context.flag("vulnerableSubjects")),
         approximate_subjects=int(subjects) if subjects is not None else None,
         breach_types=tuple(str(t) for t in context.items("breachTypes")),

@@ -19,6 +19,7 @@ from gdpr.composition.inputs import CompanyDetails, SubProcessor, Transfer
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
+from gdpr.composition.special_categories import agreement_sensitive_data
 from gdpr.composition.transfers import (
     SCC_DECISION,
     SCC_MODULES,
@@ -286,14 +287,13 @@ def write_annex_i(context: CompositionContext) -> str:
 
 
 def write_annex_ii(context: CompositionContext) -> str:
-    sensitive = context.inline("sensitiveData")
     return join_blocks(
         list_or_marker(
             context, "dataSubjects", _("Categories of data subjects"), _("the data subjects")
         ),
         list_or_marker(context, "dataCategories", _("Categories of personal data"), _("the data")),
         _("Sensitive data (Art. 9, 10) and the restrictions or safeguards applied: ")
-        + (sensitive or _("none processed under this agreement.")),
+        + agreement_sensitive_data(context),
         _("Nature of the processing: ")
         + text_or_marker(context, "processingNature", _("the processing operations")),
         list_or_marker(context, "purposes", _("Purposes"), _("the purposes")),

@@ -29,7 +29,11 @@ from gdpr.composition.markdown import (
     to_be_completed,
 )
 from gdpr.composition.rights import is_direct_marketing, rights_with_articles
-from gdpr.composition.special_categories import special_category_labels, write_sensitive_data
+from gdpr.composition.special_categories import (
+    sensitive_data,
+    special_category_labels,
+    write_sensitive_data,
+)
 from gdpr.composition.writers import dpia_governance as governance
 from gdpr.composition.writers.common import (
     legal_basis_codes,
@@ -66,6 +70,7 @@ def facts_from(context: CompositionContext) -> DpiaFacts:
         # Declared, recognised among the data categories ("biometric templates") or implied
         # by an Art. 9(2) condition: never screened as sensitive then treated as ordinary.
         special_categories=special_category_labels(context),
+        unclassified_categories=sensitive_data(context).unclassified,
         highly_personal_data=context.flag("highlyPersonalData"),
         large_scale=context.flag("largeScale"),
         approximate_subjects=int(subjects) if subjects is not None else None,

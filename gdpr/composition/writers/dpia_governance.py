@@ -10,6 +10,7 @@ from typing import Any
 from gdpr.composition.assessments.national_lists import NATIONAL_LISTS, country_code
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table, to_be_completed
+from gdpr.composition.special_categories import classify
 from gdpr.composition.writers.common import legal_basis_codes
 from gdpr.concepts import recognise
 from gdpr.i18n import N_, _
@@ -48,8 +49,17 @@ def _facts(context: CompositionContext) -> set[str]:
         if not isinstance(v, bool)
         for fact in _named_facts(str(v))
     }
+    # An explicit concept (`{"name", "category"}`) counts like a recognised one.
+    codes = {
+        code
+        for key in ("specialCategories", "dataCategories")
+        for v in context.items(key)
+        if not isinstance(v, bool)
+        for code in classify(v).codes
+    }
     found = {
         *(stated & {"biometric", "employees", "location"}),
+        *(codes & {"biometric", "location"}),
         "monitoring" if context.flag("systematicMonitoring") else "",
         "profiling" if context.flag("profiling") or context.flag("automatedDecisions") else "",
         "vulnerable" if context.flag("vulnerableSubjects") else "",
