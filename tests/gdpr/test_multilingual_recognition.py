@@ -182,9 +182,9 @@ def test_a_cited_article_wins_over_words_in_every_language():
     assert recognise_legal_basis(
         "Art. 9 Abs. 2 lit. b DSGVO (Pflichten aus dem Arbeitsrecht, gesetzliche Pflicht)"
     ) == RecognisedBasis(codes=(), conditions=("b",))
-    assert recognise_legal_basis(
-        "Art. 6 Abs. 1 lit. b DSGVO i.V.m. § 26 BDSG"
-    ) == RecognisedBasis(codes=("contract",), conditions=())
+    assert recognise_legal_basis("Art. 6 Abs. 1 lit. b DSGVO i.V.m. § 26 BDSG") == RecognisedBasis(
+        codes=("contract",), conditions=()
+    )
 
 
 @pytest.mark.parametrize(
@@ -314,6 +314,4 @@ def test_the_schemes_hold_exactly_the_codes_the_engine_reasons_with():
     assert set(codes("recipient-role")) == {
         "processor", "controller", "joint-controller", "internal", "public-authority"
     }  # fmt: skip
-    assert [c.removeprefix("art-9-2-") for c in codes("art9-condition")] == list(
-        ART_9_CONDITIONS
-    )
+    assert [c.removeprefix("art-9-2-") for c in codes("art9-condition")] == list(ART_9_CONDITIONS)
