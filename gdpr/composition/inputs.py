@@ -20,6 +20,7 @@ from gdpr.composition.recognition import (
     recognise_legal_basis,
     recognise_safeguard,
 )
+from gdpr.concepts import codes, scheme_names
 from gdpr.i18n import N_, _, cite_reference, punct
 
 LEGAL_BASIS_LABELS = {
@@ -275,6 +276,38 @@ class SubProcessor:
         return f"{located}: {self.service}" if self.service else located
 
 
+@dataclass(frozen=True, slots=True)
+class NamedConcept:
+    """A `dataCategories`/`specialCategories`/`securityMeasures` entry given as an object:
+    the controller's own words (`name`, what documents show) and the concept it names
+    (`code`: a `gdpr.concepts` code of `scheme`), stated rather than recognised."""
+
+    name: str
+    scheme: str
+    code: str | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# Which list holds which explicit concept: the key of the code and the scheme(s) it is from.
+CONCEPT_LISTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "dataCategories": ("category", ("data-category",)),
+    "specialCategories": ("category", ("data-category",)),
+    "securityMeasures": ("family", ("security-measure", "rights-measure")),
+}
+
+
+def named_concept(value: Any, *, key: str, schemes: tuple[str, ...]) -> Any:
+    """An object entry as a NamedConcept; a text stays as it is (recognised from its words)."""
+    if not isinstance(value, Mapping):
+        return value
+    code = value.get(key) or None
+    present = [name for name in schemes if name in scheme_names()]
+    scheme = next((name for name in present if code in codes(name)), schemes[0])
+    return NamedConcept(name=_text(value.get("name") or ""), scheme=scheme, code=code)
+
+
 # --- one function per input -------------------------------------------------------------------
 def company_details(value: Any) -> CompanyDetails | None:
     if not _given(value):
@@ -456,6 +489,9 @@ def normalize_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
         sub_processor(value)
         for value in [*_list(data.get("subprocessors")), *_list(data.get("subProcessors"))]
     ]
+    for name, (key, schemes) in CONCEPT_LISTS.items():
+        if isinstance(data.get(name), list | tuple):
+            data[name] = [named_concept(value, key=key, schemes=schemes) for value in data[name]]
     return data
 
 
