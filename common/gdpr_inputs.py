@@ -45,10 +45,20 @@ class TextField(BoundedTextField):
         super().__init__(**kwargs)
 
 
+class OneOrManyListField(serializers.ListField):
+    """A list; a single item (a text, or an object where objects are items) is taken as a
+    list of one: `"measuresTaken": "remote wipe issued"` is one measure, not a 400."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if isinstance(data, str | Mapping):
+            data = [data]
+        return super().to_internal_value(data)
+
+
 def text_list(**kwargs: Any) -> serializers.ListField:
     """A list of short texts (purposes, categories, recipients...), each length-limited."""
     kwargs.setdefault("required", False)
-    return serializers.ListField(
+    return OneOrManyListField(
         child=TextField(allow_blank=False), max_length=MAX_LIST_LENGTH, **kwargs
     )
 
@@ -241,7 +251,7 @@ class RetentionSerializer(serializers.Serializer):
 def string_or_object_list(object_serializer: type[serializers.Serializer], **kwargs: Any):  # type: ignore[no-untyped-def]
     """A list whose entries are texts or objects of `object_serializer`."""
     kwargs.setdefault("required", False)
-    return serializers.ListField(
+    return OneOrManyListField(
         child=StringOrObjectField(
             object_serializer=object_serializer,
             text_field=TextField(allow_blank=False),

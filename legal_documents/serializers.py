@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from difflib import get_close_matches
+from functools import cache
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -69,13 +71,50 @@ class CreateDocumentSerializer(serializers.Serializer):
         }
         type_serializer = spec.input_serializer(data=body)
         type_serializer.is_valid(raise_exception=True)
-        unknown = sorted(set(body) - set(type_serializer.fields))
+        own = set(type_serializer.fields)
+        # One record per processing activity serves every type: a field of another type is
+        # ignored and reported; a name no type knows is a typo, refused with the nearest name.
+        foreign = sorted(set(body) - own)
+        unknown = [name for name in foreign if name not in shared_vocabulary()]
         if unknown:
             raise serializers.ValidationError(
-                {name: [f"Unknown field for {spec.name}."] for name in unknown}
+                {name: [_unknown_field_message(name, spec.name, own)] for name in unknown}
             )
         attrs["inputs"] = _json_ready(type_serializer.validated_data)
+        attrs["warnings"] = [
+            {
+                "code": "FIELD_NOT_USED",
+                "field": name,
+                "message": f"{name} is not an input of {spec.name}: accepted and ignored.",
+            }
+            for name in foreign
+        ]
         return attrs
+
+
+@cache
+def shared_vocabulary() -> frozenset[str]:
+    """Every create-body field name some document type accepts."""
+    return frozenset(
+        name for spec in DOCUMENT_TYPES.values() for name in spec.input_serializer().fields
+    )
+
+
+def _unknown_field_message(name: str, type_name: str, own: set[str]) -> str:
+    """The refusal of a name no type uses, with the closest known one (its own type's first)."""
+    close = get_close_matches(name, sorted(own), n=1) or get_close_matches(
+        name, sorted(shared_vocabulary()), n=1
+    )
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return f"Unknown field for {type_name}.{hint}"
+
+
+class WarningSerializer(serializers.Serializer):
+    """Something accepted that the caller may not expect (e.g. a field this type ignores)."""
+
+    code = serializers.CharField()
+    field = serializers.CharField()
+    message = serializers.CharField()
 
 
 def _json_ready(value: Any) -> Any:
@@ -175,12 +214,23 @@ class DocumentListItemSerializer(DocumentSerializer):
 
 
 class CreatedDocumentSerializer(DocumentSerializer):
+    """The create response; `warnings` (given in the context) lists the fields ignored."""
+
+    warnings = serializers.SerializerMethodField(
+        help_text="Fields of the shared input vocabulary this document type does not use:"
+        " accepted and ignored (code FIELD_NOT_USED). Empty when every field was used."
+    )
+
     class Meta(DocumentSerializer.Meta):
         fields = [
             "id", "documentType", "status", "stage", "version", "rulesetVersion", "language",
-            "createdAt", "estimatedCompletionTime",
+            "createdAt", "estimatedCompletionTime", "warnings",
         ]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(WarningSerializer(many=True))
+    def get_warnings(self, document: LegalDocument) -> list[dict[str, str]]:
+        return list(self.context.get("warnings", []))
 
 
 class ListFiltersSerializer(serializers.Serializer):

@@ -5,7 +5,13 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from gdpr.doctypes.breach_notification import BREACH_TYPES
-from legal_documents.inputs.fields import DocumentInputSerializer, TextField, flag, text_list
+from legal_documents.inputs.fields import (
+    DocumentInputSerializer,
+    TextField,
+    data_category_list,
+    flag,
+    text_list,
+)
 
 
 class BreachSerializer(serializers.Serializer):
@@ -16,7 +22,7 @@ class BreachSerializer(serializers.Serializer):
     nature = TextField()
     dataSubjectsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
     recordsAffected = serializers.IntegerField(required=False, min_value=0)  # noqa: N815
-    categories = text_list()
+    categories = data_category_list()
     likelyConsequences = TextField()  # noqa: N815
     measuresTaken = text_list()  # noqa: N815
 
@@ -41,7 +47,7 @@ class BreachNotificationInputSerializer(DocumentInputSerializer):
     breachTypes = serializers.ListField(  # noqa: N815
         child=serializers.ChoiceField(choices=BREACH_TYPES), required=False
     )
-    dataCategories = text_list()  # noqa: N815
+    dataCategories = data_category_list()  # noqa: N815
     specialCategories = flag()  # noqa: N815
     vulnerableSubjects = flag()  # noqa: N815
     approximateSubjects = serializers.IntegerField(required=False, min_value=0)  # noqa: N815

@@ -11,8 +11,10 @@ from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
 from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
+    data_category_list,
     flag,
     register_ids,
+    security_measure_list,
     string_or_object_list,
     text_list,
     transfers,
@@ -50,9 +52,9 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     duration = TextField()
     processingNature = TextField()  # noqa: N815
     purposes = text_list()
-    dataCategories = text_list()  # noqa: N815
+    dataCategories = data_category_list()  # noqa: N815
     dataSubjects = text_list()  # noqa: N815
-    securityMeasures = text_list()  # noqa: N815
+    securityMeasures = security_measure_list()  # noqa: N815
     subprocessors = string_or_object_list(
         SubProcessorSerializer, help_text="Texts, or {name, country, service}."
     )

@@ -27,7 +27,29 @@ class DataSubjectRequestFormInputSerializer(DocumentInputSerializer):
     processedByAutomatedMeans = flag()  # noqa: N815
     objectionGrounds = TextField()  # noqa: N815
     retentionDuty = TextField()  # noqa: N815
-    # National public holidays of the controller's Member State (Reg. 1182/71 Art. 3(4)).
+    # The controller's Member State (and region) picks the public holidays that move the
+    # Art. 12(3) deadlines (Reg. 1182/71 Art. 2(1), 3(4)); companyDetails serves without them.
+    country = TextField(
+        help_text="Member State of the controller's establishment (ISO code such as 'IT', or"
+        " its name): its public holidays move the deadlines (Regulation 1182/71 Art. 3(4))."
+        " Default: the country in companyDetails; without one, only the days common to the"
+        " Member States count and the form asks for the country."
+    )
+    region = TextField(
+        help_text="Region with public holidays of its own, as a code or a name: a German Land"
+        " ('BY', 'Bayern', 'Bavaria'), a Spanish community ('CT', 'Cataluña'), an Austrian"
+        " state ('9', 'Wien')... (the `holidays` package's subdivisions)."
+    )
     publicHolidays = serializers.ListField(  # noqa: N815
-        child=serializers.DateField(), required=False, max_length=100
+        child=serializers.DateField(),
+        required=False,
+        max_length=100,
+        help_text="Further public holidays of the controller (dates), added to the country's.",
+    )
+    workingDays = serializers.ListField(  # noqa: N815
+        child=serializers.DateField(),
+        required=False,
+        max_length=100,
+        help_text="Dates that count as working days although listed as public holidays for"
+        " the country or region (e.g. a regional holiday the controller's place does not keep).",
     )

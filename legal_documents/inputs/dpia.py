@@ -11,7 +11,9 @@ from legal_documents.inputs.fields import (
     MAX_LIST_LENGTH,
     ProcessingDescriptionSerializer,
     TextField,
+    data_category_list,
     flag,
+    security_measure_list,
     text_list,
 )
 
@@ -50,13 +52,13 @@ class _DpiaDescriptionSerializer(ProcessingDescriptionSerializer):
     controllerDecision = TextField()  # noqa: N815
     validatedBy = TextField(help_text="Name and role of the person validating.")  # noqa: N815
     validationDate = serializers.DateField(required=False)  # noqa: N815
-    specialCategories = text_list()  # noqa: N815
+    specialCategories = data_category_list()  # noqa: N815
 
 
 class DpiaInputSerializer(_DpiaDescriptionSerializer, DpiaScreeningFields):
     """Create-body fields of a DPIA (all optional: what is missing is marked in the text)."""
 
-    securityMeasures = text_list()  # noqa: N815
+    securityMeasures = security_measure_list()  # noqa: N815
     plannedMeasures = text_list()  # noqa: N815
     actionPlan = ActionSerializer(many=True, required=False, max_length=MAX_LIST_LENGTH)  # noqa: N815
     dpoAdvice = TextField()  # noqa: N815

@@ -13,6 +13,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.concept_inputs import data_category_list, security_measure_list
 from common.gdpr_inputs import (
     CONTENT_TOO_LONG,
     MAX_LIST_LENGTH,
@@ -34,8 +35,9 @@ from organizations.fields import company_details_field
 __all__ = [
     "CONTENT_TOO_LONG", "MAX_LIST_LENGTH", "DocumentInputSerializer", "LegalBasisField",
     "ProcessingActivitySerializer", "ProcessingDescriptionSerializer", "RecipientSerializer",
-    "RetentionSerializer", "SafeguardField", "TextField", "TransferSerializer", "error_codes",
-    "flag", "legal_bases", "string_or_object_list", "text_list", "transfers",
+    "RetentionSerializer", "SafeguardField", "TextField", "TransferSerializer",
+    "data_category_list", "error_codes", "flag", "legal_bases", "security_measure_list",
+    "string_or_object_list", "text_list", "transfers",
 ]  # fmt: skip
 
 
@@ -108,7 +110,7 @@ class ProcessingDescriptionSerializer(DocumentInputSerializer):
     purposes = text_list()
     legalBasis = legal_bases()  # noqa: N815
     dataSubjects = text_list()  # noqa: N815
-    dataCategories = text_list()  # noqa: N815
+    dataCategories = data_category_list()  # noqa: N815
     recipients = string_or_object_list(
         RecipientSerializer, help_text="Texts, or {name, role, country, safeguard}."
     )

@@ -9,6 +9,7 @@ from legal_documents.inputs.fields import (
     MAX_LIST_LENGTH,
     ProcessingDescriptionSerializer,
     TextField,
+    data_category_list,
     flag,
     legal_bases,
     text_list,
@@ -19,7 +20,7 @@ class ProcessingPurposeSerializer(serializers.Serializer):
     """One purpose with its own facts: the privacy notice shows a table per purpose."""
 
     purpose = TextField(allow_blank=False, required=True)
-    dataCategories = text_list()  # noqa: N815
+    dataCategories = data_category_list()  # noqa: N815
     legalBasis = legal_bases()  # noqa: N815
     legitimateInterest = TextField()  # noqa: N815
     retention = TextField()

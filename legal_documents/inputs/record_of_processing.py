@@ -10,6 +10,7 @@ from legal_documents.inputs.fields import (
     ProcessingDescriptionSerializer,
     TextField,
     flag,
+    security_measure_list,
     text_list,
 )
 
@@ -29,7 +30,7 @@ class RecordOfProcessingInputSerializer(ProcessingDescriptionSerializer):
     )
     art10Basis = TextField(help_text="Art. 10 basis for criminal offence data.")  # noqa: N815
 
-    securityMeasures = text_list()  # noqa: N815
+    securityMeasures = security_measure_list()  # noqa: N815
     jointControllers = text_list()  # noqa: N815
     representative = TextField()
     actsAsProcessor = flag()  # noqa: N815

@@ -33,7 +33,12 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
             "Create a document of any type; generation runs asynchronously. Structured"
             " inputs (objects) and plain texts are both accepted where the schema shows"
             " oneOf; free-text legal bases and transfer mechanisms are recognised and kept"
-            " verbatim."
+            " verbatim. One vocabulary serves every type: a field another type uses is"
+            " accepted, ignored and listed in `warnings` (FIELD_NOT_USED); a name no type"
+            " uses is a VALIDATION_ERROR naming the closest known field. A list field given"
+            " one text takes it as a list of one. `dataCategories`/`specialCategories` items"
+            " may be {name, category} and `securityMeasures` items {name, family}, naming"
+            " the concept by its code."
         ),
     )
     def create(self, request: Request) -> Response:
@@ -46,9 +51,10 @@ class LegalDocumentViewSet(mixins.RetrieveModelMixin, OrganizationScopedViewSet)
             actor=request_actor(request),
             language=body.validated_data["language"],
         )
-        return Response(
-            serializers.CreatedDocumentSerializer(document).data, status=status.HTTP_201_CREATED
+        created = serializers.CreatedDocumentSerializer(
+            document, context={"warnings": body.validated_data["warnings"]}
         )
+        return Response(created.data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         parameters=[serializers.ListFiltersSerializer],

@@ -10,6 +10,7 @@ from gdpr.composition.periods import (
     add_months,
     deadline_status,
     easter_sunday,
+    holiday_calendar,
     is_working_day,
     period_end,
     public_holidays,
@@ -68,3 +69,64 @@ def test_deadline_status() -> None:
     assert deadline_status(date(2026, 3, 2), today=date(2026, 3, 1)) == "pending"
     assert deadline_status(date(2026, 3, 2), today=date(2026, 3, 2)) == "due-today"
     assert deadline_status(date(2026, 3, 2), today=date(2026, 3, 3)) == "overdue"
+
+
+# Each Member State's own public holidays (Reg. 1182/71 Art. 2(1), 3(4)) -------------------
+
+
+def test_it_counts_good_friday_as_a_working_day_in_italy() -> None:
+    # 3 Mar 2026 + 1 month = Fri 3 Apr 2026, Good Friday: a working day in Italy.
+    italy = holiday_calendar(country="IT")
+    assert response_deadline(date(2026, 3, 3), holidays=italy).deadline == date(2026, 4, 3)
+    # The common list (no Member State known) keeps today's answer.
+    assert response_deadline(date(2026, 3, 3)).deadline == date(2026, 4, 7)
+
+
+def test_it_counts_ascension_day_as_a_working_day_in_spain() -> None:
+    # 14 Apr 2026 + 1 month = Thu 14 May 2026, Ascension Day: no public holiday in Spain.
+    spain = holiday_calendar(country="ES")
+    assert response_deadline(date(2026, 4, 14), holidays=spain).deadline == date(2026, 5, 14)
+
+
+def test_it_applies_a_lands_own_holiday_only_in_that_land() -> None:
+    # 6 Dec 2025 + 1 month = Tue 6 Jan 2026, Epiphany: a holiday in Bavaria, not in Berlin.
+    bavaria = holiday_calendar(country="DE", region="BY")
+    berlin = holiday_calendar(country="DE", region="BE")
+    assert period_end(date(2025, 12, 6), 1, holidays=bavaria) == date(2026, 1, 7)
+    assert period_end(date(2025, 12, 6), 1, holidays=berlin) == date(2026, 1, 6)
+
+
+def test_it_finds_the_region_by_its_name_in_any_language() -> None:
+    assert holiday_calendar(country="DE", region="Bavaria").subdivision == "BY"
+    assert holiday_calendar(country="Germany", region="Freistaat Bayern").subdivision == "BY"
+    assert holiday_calendar(country="ES", region="Cataluña").subdivision == "CT"
+    assert holiday_calendar(country="DE", region="DE-BE").subdivision == "BE"
+    assert holiday_calendar(country="DE", region="Atlantis").subdivision is None
+
+
+def test_it_keeps_the_common_list_when_the_member_state_is_unknown() -> None:
+    unknown = holiday_calendar(country="Narnia")
+    assert unknown.country is None
+    assert response_deadline(date(2026, 3, 3), holidays=unknown).deadline == date(2026, 4, 7)
+
+
+def test_a_day_declared_a_working_day_counts_as_one() -> None:
+    bavaria = holiday_calendar(country="DE", region="BY", working_days={date(2026, 1, 6)})
+    assert is_working_day(date(2026, 1, 6), holidays=bavaria)
+    assert period_end(date(2025, 12, 6), 1, holidays=bavaria) == date(2026, 1, 6)
+
+
+def test_a_day_added_as_a_holiday_counts_as_one_in_any_member_state() -> None:
+    italy = holiday_calendar(country="IT", added={date(2026, 4, 3)})
+    assert response_deadline(date(2026, 3, 3), holidays=italy).deadline == date(2026, 4, 7)
+
+
+def test_it_lists_the_weekday_holidays_of_a_period_with_their_names() -> None:
+    italy = holiday_calendar(country="IT")
+    listed = italy.weekday_holidays(first=date(2026, 3, 4), last=date(2026, 6, 3))
+    assert [day for day, _name in listed] == [
+        date(2026, 4, 6),
+        date(2026, 5, 1),
+        date(2026, 6, 2),
+    ]  # fmt: skip  (25 Apr 2026 is a Saturday, Easter Sunday a Sunday)
+    assert all(name for _day, name in listed)

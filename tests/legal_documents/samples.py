@@ -207,6 +207,8 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
         "rightsInvoked": ["access", "erasure"],
         "identityVerification": "We match the e-mail address to the customer account.",
         "supervisoryAuthority": "the Berlin Commissioner for Data Protection",
+        "country": "DE",
+        "region": "Berlin",
     },
 }
 

@@ -318,3 +318,4 @@ def test_art_12_3_a_national_holiday_given_moves_the_deadline():
     deadline = body(markdown, "deadline")
     assert "answer due by **2026-10-06**" in deadline
     assert "National public holidays taken into account: 2026-10-05." in deadline
+    assert "2026-10-05" in deadline.split("Monday to Friday:")[1]

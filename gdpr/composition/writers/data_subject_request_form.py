@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 
 from gdpr.composition.context import CompositionContext
+from gdpr.composition.establishment import controller_holidays, place_name
 from gdpr.composition.inputs import LegalBasis
-from gdpr.composition.markdown import join_blocks
+from gdpr.composition.markdown import escape_inline, join_blocks
 from gdpr.composition.markdown import to_be_completed as marker
-from gdpr.composition.periods import HOLIDAYS_SUPPORTED, response_deadline
+from gdpr.composition.periods import (
+    HOLIDAYS_SUPPORTED,
+    HolidayCalendar,
+    ResponseDeadline,
+    has_regional_holidays,
+    response_deadline,
+)
 from gdpr.composition.rights import ApplicableRights, applicable_rights, complaint_text
 from gdpr.composition.writers.common import text_or_marker
 from gdpr.i18n import N_, _, format_date
@@ -225,6 +232,51 @@ def _right_writer(right: str) -> Callable[[CompositionContext], str]:
     return write
 
 
+def _holidays_rule(calendar: HolidayCalendar) -> str:
+    """Which public holidays count (Reg. 1182/71 Art. 2(1)): the controller's Member State's,
+    or, while it is not known, the days common to the Member States, with a marker."""
+    if calendar.country is None:
+        return (
+            _(
+                "Public holidays taken into account: {holidays_supported}.",
+                holidays_supported=_(HOLIDAYS_SUPPORTED),
+            )
+            + " "
+            + marker(
+                _(
+                    "the Member State (country) and region of the controller's establishment,"
+                    " whose public holidays count"
+                )
+            )
+        )
+    rule = _("Public holidays taken into account: those of {place}.", place=place_name(calendar))
+    if calendar.subdivision is None and has_regional_holidays(calendar.country):
+        rule += " " + marker(
+            _("the region of the controller's establishment, if it has public holidays of its own")
+        )
+    return rule
+
+
+def _holidays_listed(calendar: HolidayCalendar, deadline: ResponseDeadline) -> str:
+    """The holidays that can move a deadline: Monday to Friday, from the day after receipt
+    (Art. 3(1)) to the latest possible answer."""
+    first = deadline.received + timedelta(days=1)
+    last = deadline.extended_deadline
+    found = calendar.weekday_holidays(first=first, last=last)
+    if not found:
+        return _(
+            "No public holiday falls on a weekday from {first} to {last}.",
+            first=format_date(first),
+            last=format_date(last),
+        )
+    return _(
+        "Public holidays from {first} to {last}, Monday to Friday: {days}.",
+        first=format_date(first),
+        last=format_date(last),
+        days=", ".join(f"{format_date(day)} {escape_inline(name)}".strip() for day, name in found),
+    )
+
+
 def write_deadline(context: CompositionContext) -> str:
     received = context.value("receivedAt")
     rule = _(
@@ -235,21 +287,31 @@ def write_deadline(context: CompositionContext) -> str:
         "are counted as Regulation (EEC, Euratom) No 1182/71 counts them: a "
         "month ends on the same date of the following month (or its last day), "
         "and a period ending on a Saturday, Sunday or public holiday ends on "
-        "the next working day (holidays taken into account: "
-        "{holidays_supported}, and the national holidays "
-        "listed below, if any).",
-        holidays_supported=_(HOLIDAYS_SUPPORTED),
+        "the next working day."
     )
+    # The controller's Member State's holidays (or the common list, said to be a fallback),
+    # with the days the controller adds (`publicHolidays`) and counts as working (`workingDays`).
+    calendar = controller_holidays(context)
+    added = (
+        _("National public holidays taken into account: ")
+        + ", ".join(format_date(day) for day in sorted(calendar.added))
+        + "."
+        if calendar.added
+        else None
+    )
+    removed = (
+        _("Counted as working days: ")
+        + ", ".join(format_date(day) for day in sorted(calendar.removed))
+        + "."
+        if calendar.removed
+        else None
+    )
+    calendar_rule = join_blocks(_holidays_rule(calendar), added, removed)
     if received is None:
-        return rule
+        return join_blocks(rule, calendar_rule)
     if isinstance(received, str):
         received = date.fromisoformat(received)
-    # Member State holidays beyond the common ones (periods.HOLIDAYS_SUPPORTED) are given.
-    extra = {
-        day if isinstance(day, date) else date.fromisoformat(str(day))
-        for day in context.items("publicHolidays")
-    }
-    deadline = response_deadline(received, extra_holidays=extra)
+    deadline = response_deadline(received, holidays=calendar)
     extended = bool(context.flag("extensionNeeded"))
     dates = _(
         "Request received on {received}: answer due by **{deadline}**; if "
@@ -283,14 +345,9 @@ def write_deadline(context: CompositionContext) -> str:
         reason = _("Extension invoked. Reason: ") + text_or_marker(
             context, "extensionReason", _("why the extension is needed")
         )
-    national = (
-        _("National public holidays taken into account: ")
-        + ", ".join(format_date(day) for day in sorted(extra))
-        + "."
-        if extra
-        else None
+    return join_blocks(
+        rule, calendar_rule, dates, _holidays_listed(calendar, deadline), state, reason
     )
-    return join_blocks(rule, national, dates, state, reason)
 
 
 def write_refusal(context: CompositionContext) -> str:
