@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypedDict
 
-from gdpr.authorities import find_country
+from gdpr.assessment.transfers import find_country
 from gdpr.composition.assessments.dpia_rights_risks import _present as rights_measures
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.context import CompositionContext
