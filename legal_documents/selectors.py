@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.utils import timezone
 
+from gdpr.assessment import assess
 from legal_documents.models import LegalDocument, Status
+from legal_documents.questionnaire import answer_values
 from organizations.models import Membership, Role
+
+logger = logging.getLogger(__name__)
 
 LARGE_COLUMNS = ("content_markdown", "content_html", "content_text", "inputs", "answers",
                  "finalize_answers")  # fmt: skip
@@ -90,3 +97,33 @@ def document_completeness(document: LegalDocument, markdown: str | None = None) 
         markdown=document.content_markdown if markdown is None else markdown,
         every_occurrence=is_register_inputs(document.inputs or {}),
     )
+
+
+def composition_inputs(document: LegalDocument) -> dict[str, Any]:
+    """The stored inputs as the writers read them: a client company's current name and
+    details stand for the company the document is written for."""
+    inputs = dict(document.inputs)
+    company = document.client_company  # None (and no query) without a client company
+    if company is not None:
+        inputs["companyName"] = company.name
+        inputs["companyDetails"] = company.details
+    return inputs
+
+
+def legal_document_assessment(
+    *, document: LegalDocument, now: datetime | None = None
+) -> dict[str, Any] | None:
+    """The language-neutral assessment (`gdpr.assessment.assess`) of the document's stored
+    inputs and answers (finalize answers win), computed now; None when it cannot be computed,
+    so that reading a document never fails on it (the error is logged)."""
+    answers = {**answer_values(document), **(document.finalize_answers or {})}
+    try:
+        return assess(
+            document_type=document.document_type,
+            inputs=composition_inputs(document),
+            answers=answers,
+            now=now or timezone.now(),
+        )
+    except Exception:
+        logger.exception("assessment of document %s failed", document.pk)
+        return None

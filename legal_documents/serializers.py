@@ -16,6 +16,7 @@ from gdpr.composition.completeness import STATUSES as COMPLETENESS_STATUSES
 from gdpr.i18n import COMPLETE_LANGUAGES, DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from legal_documents.inputs.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import LegalDocument, Status
+from legal_documents.selectors import legal_document_assessment
 from legal_documents.services.jobs import estimated_completion
 
 
@@ -138,6 +139,123 @@ class ContentSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class ConceptSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="The input field, e.g. dataCategories, legalBasis.")
+    wording = serializers.CharField(help_text="The wording as the DPO gave it.")
+    scheme = serializers.ChoiceField(
+        choices=[
+            "data-category", "data-category-group", "security-measure", "rights-measure",
+            "legal-basis", "art-9-condition", "transfer-mechanism", "recipient-role", "country",
+        ],
+    )  # fmt: skip
+    code = serializers.CharField(
+        help_text="The concept's code: e.g. health, art-9, encryption, consent, a (Art. 9(2)(a)),"
+        " standard-contractual-clauses, processor, DE."
+    )
+
+
+class UnclassifiedSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    wording = serializers.CharField()
+    scheme = serializers.CharField(help_text="The scheme none of whose concepts it names.")
+
+
+RISK_LEVELS = ["low", "medium-likely", "medium-severe-impact", "high"]
+
+
+class RiskRatingSerializer(serializers.Serializer):
+    key = serializers.CharField(
+        help_text="illegitimate-access, unwanted-modification, disappearance, or rights-*."
+    )
+    severity = serializers.IntegerField(min_value=1, max_value=4)
+    likelihood = serializers.IntegerField(min_value=1, max_value=4)
+    residualSeverity = serializers.IntegerField(min_value=1, max_value=4)  # noqa: N815
+    residualLikelihood = serializers.IntegerField(min_value=1, max_value=4)  # noqa: N815
+    level = serializers.ChoiceField(choices=RISK_LEVELS)
+    residualLevel = serializers.ChoiceField(choices=RISK_LEVELS)  # noqa: N815
+
+
+class BreachRatingSerializer(serializers.Serializer):
+    riskLevel = serializers.ChoiceField(choices=["unlikely", "risk", "high"])  # noqa: N815
+
+
+class RatingsSerializer(serializers.Serializer):
+    risks = RiskRatingSerializer(many=True, required=False, help_text="DPIA (CNIL PIA method).")
+    breach = BreachRatingSerializer(required=False, help_text="Breach notification.")
+
+
+def _decision(help_text: str) -> serializers.BooleanField:
+    return serializers.BooleanField(required=False, allow_null=True, help_text=help_text)
+
+
+class DecisionsSerializer(serializers.Serializer):
+    """What the rules concluded; null: not decidable from the inputs (the document asks)."""
+
+    dpiaRequired = _decision("Art. 35(1), (3), WP248: two criteria or an Art. 35(3) case.")  # noqa: N815
+    dpiaCriteriaMet = serializers.ListField(child=serializers.CharField(), required=False)  # noqa: N815
+    dpiaCriteriaUnknown = serializers.ListField(child=serializers.CharField(), required=False)  # noqa: N815
+    dpiaArt35Cases = serializers.ListField(child=serializers.CharField(), required=False)  # noqa: N815
+    art36PriorConsultation = _decision("Art. 36(1): a high residual risk remains.")  # noqa: N815
+    art33Notification = _decision("Art. 33(1): notify the supervisory authority.")  # noqa: N815
+    art33DeadlinePassed = _decision("The 72 hours are over.")  # noqa: N815
+    art33NotifiedLate = _decision("Notified (or, unsent, now) after the 72 hours.")  # noqa: N815
+    art34Communication = _decision("Art. 34(1): tell the data subjects.")  # noqa: N815
+    art34Exception = serializers.ChoiceField(  # noqa: N815
+        choices=["art-34-3-a", "art-34-3-b"], required=False, allow_null=True
+    )
+    art34PublicCommunication = _decision("Art. 34(3)(c): a public communication instead.")  # noqa: N815
+    specialCategories = _decision("Art. 9(1) data is processed.")  # noqa: N815
+    specialCategoriesWithoutCondition = _decision("Art. 9(1) data without an Art. 9(2) condition.")  # noqa: N815
+    criminalData = _decision("Art. 10 data is processed.")  # noqa: N815
+    criminalDataWithoutBasis = _decision("Art. 10 data without its basis.")  # noqa: N815
+    transfersWithoutSafeguard = serializers.IntegerField(required=False)  # noqa: N815
+    processorOutsideEea = _decision("The processor processes outside the EEA.")  # noqa: N815
+    annexIIIMissingFamilies = serializers.ListField(  # noqa: N815
+        child=serializers.CharField(), required=False
+    )
+    rightToPortability = _decision("Art. 20 applies.")  # noqa: N815
+    rightToObject = _decision("Art. 21(1) applies.")  # noqa: N815
+    rightToObjectToDirectMarketing = _decision("Art. 21(2) applies.")  # noqa: N815
+    rightToWithdrawConsent = _decision("Art. 7(3) applies.")  # noqa: N815
+    extensionInvoked = _decision("The Art. 12(3) extension is used.")  # noqa: N815
+
+
+class AssessedTransferSerializer(serializers.Serializer):
+    country = serializers.CharField(allow_null=True, help_text="ISO 3166-1 alpha-2, or null.")
+    recipient = serializers.CharField(allow_null=True)
+    mechanism = serializers.CharField(help_text="A transfer mechanism code; none: no safeguard.")
+    adequacy = serializers.BooleanField(help_text="An adequacy decision covers the country.")
+    adequacyLimited = serializers.BooleanField(  # noqa: N815
+        help_text="The decision covers only some recipients (e.g. the EU-US DPF)."
+    )
+    needsSafeguard = serializers.BooleanField()  # noqa: N815
+
+
+class DeadlinesSerializer(serializers.Serializer):
+    awareAt = serializers.DateTimeField(required=False)  # noqa: N815
+    art33Notification = serializers.DateTimeField(required=False)  # noqa: N815
+    requestReceived = serializers.DateField(required=False)  # noqa: N815
+    responseDue = serializers.DateField(required=False)  # noqa: N815
+    extendedResponseDue = serializers.DateField(required=False)  # noqa: N815
+
+
+class AssessmentSerializer(serializers.Serializer):
+    """The legal conclusions as codes, numbers and ISO dates: the same in every language."""
+
+    documentType = serializers.CharField()  # noqa: N815
+    concepts = ConceptSerializer(many=True)
+    unclassified = UnclassifiedSerializer(many=True)
+    ratings = RatingsSerializer()
+    decisions = DecisionsSerializer()
+    transfers = AssessedTransferSerializer(many=True)
+    deadlines = DeadlinesSerializer()
+    activities = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="A record written from the whole register: one assessment per activity.",
+    )
+
+
 class DocumentSerializer(serializers.ModelSerializer):
     """The get response; `content` is null until the document has content."""
 
@@ -161,6 +279,11 @@ class DocumentSerializer(serializers.ModelSerializer):
         help_text="A register entry the content was written from changed since (refresh it)."
     )
     staleSince = serializers.DateTimeField(source="stale_since", allow_null=True)  # noqa: N815
+    assessment = serializers.SerializerMethodField(
+        help_text="The legal conclusions from the inputs and answers, computed on read: codes,"
+        " numbers and ISO dates that do not depend on the language. Null when it cannot be"
+        " computed. Not in list items."
+    )
 
     class Meta:
         model = LegalDocument
@@ -168,9 +291,13 @@ class DocumentSerializer(serializers.ModelSerializer):
             "id", "documentType", "status", "stage", "version", "rulesetVersion", "language",
             "clientCompanyId", "dpoUserId", "inputs", "content", "error", "compliance",
             "createdAt", "updatedAt", "completedAt", "estimatedCompletionTime", "stale",
-            "staleSince",
+            "staleSince", "assessment",
         ]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(AssessmentSerializer(allow_null=True))
+    def get_assessment(self, document: LegalDocument) -> dict[str, Any] | None:
+        return legal_document_assessment(document=document)
 
     @extend_schema_field(ContentSerializer(allow_null=True))
     def get_content(self, document: LegalDocument) -> dict[str, str] | None:
@@ -208,7 +335,9 @@ class DocumentListItemSerializer(DocumentSerializer):
 
     class Meta(DocumentSerializer.Meta):
         fields = [
-            name for name in DocumentSerializer.Meta.fields if name not in {"content", "inputs"}
+            name
+            for name in DocumentSerializer.Meta.fields
+            if name not in {"content", "inputs", "assessment"}
         ]
         read_only_fields = fields
 

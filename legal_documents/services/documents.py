@@ -20,6 +20,7 @@ from legal_documents.grounding import sources_for_document
 from legal_documents.models import LegalDocument, Stage
 from legal_documents.providers import ProviderError, WritingRequest, get_provider
 from legal_documents.register_inputs import resolve_register_inputs
+from legal_documents.selectors import composition_inputs
 from legal_documents.services import jobs
 from organizations.models import ClientCompany, Membership
 from webhooks.events import DOCUMENT_CREATED
@@ -115,14 +116,9 @@ def register_details(sources: dict[str, Any]) -> dict[str, Any]:
 
 def writing_request(document: LegalDocument) -> WritingRequest:
     """What a provider needs to write this document now."""
-    inputs = dict(document.inputs)
-    company = document.client_company  # None (and no query) without a client company
-    if company is not None:
-        inputs["companyName"] = company.name
-        inputs["companyDetails"] = company.details
     return WritingRequest(
         document_type=get_document_type(document.document_type),
-        inputs=inputs,
+        inputs=composition_inputs(document),
         answers={key: value["answer"] for key, value in (document.answers or {}).items()},
         finalize_answers=document.finalize_answers or {},
         organization_name=document.organization.name,
