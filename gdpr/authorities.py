@@ -430,9 +430,19 @@ def _folded(text: str) -> str:
     return " ".join(bare.replace("ß", "ss").split())
 
 
-def _finder(names: dict[str, Iterable[str]]) -> list[tuple[re.Pattern[str], str]]:
+def _is_code(name: str) -> bool:
+    return len(name) <= 3 and name.isupper()
+
+
+def _finder(
+    names: dict[str, Iterable[str]], *, keys: bool = True
+) -> list[tuple[re.Pattern[str], str]]:
     """(pattern, key) pairs, longest names first ("Sachsen-Anhalt" before "Sachsen")."""
-    pairs = [(_folded(name), key) for key, others in names.items() for name in (key, *others)]
+    pairs = [
+        (_folded(name), key)
+        for key, others in names.items()
+        for name in ((key, *others) if keys else others)
+    ]
     pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
     return [
         (re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"), key)
@@ -445,7 +455,12 @@ def _finder(names: dict[str, Iterable[str]]) -> list[tuple[re.Pattern[str], str]
 _ALONE_ONLY = frozenset({"island"})
 _COUNTRY_NAMES = [
     (pattern, code)
-    for pattern, code in _finder({code: names[1:] for code, names in COUNTRIES.items()})
+    # Codes ("de", "el", "it", "is") are words of sentences: found whole or at an address's
+    # end only (_COUNTRY_CODES), never inside a text.
+    for pattern, code in _finder(
+        {code: [name for name in names if not _is_code(name)] for code, names in COUNTRIES.items()},
+        keys=False,
+    )
     if pattern.pattern.split(")", 1)[1].split("(?!", 1)[0] not in _ALONE_ONLY
 ]
 _COUNTRY_ALONE = {
@@ -458,7 +473,7 @@ _COUNTRY_CODES = {
     _folded(code): key
     for key, names in COUNTRIES.items()
     for code in (key, *names[:2])
-    if len(code) <= 3 and code.isupper()
+    if _is_code(code)
 }
 _STATE_NAMES = _finder(dict(GERMAN_STATES))
 

@@ -13,6 +13,7 @@ preposition (de nominative: "Auf diesen Vertrag findet {law} Anwendung").
 from __future__ import annotations
 
 from gdpr.authorities import find_country
+from gdpr.concepts import recognise
 from gdpr.i18n import N_, _
 
 # A country named with at most this many words ("the law of Germany", "Recht der
@@ -54,12 +55,27 @@ PHRASES: dict[str, tuple[str, str]] = {
 }
 
 
+def _named(text: str) -> tuple[str, ...]:
+    """The EEA States `text` names: by the adjective of its law, else by name or code."""
+    # Adjectives first: find_country reads the Spanish article "el" as Greece's EU code.
+    adjectives = recognise("member-state-law", text)
+    if adjectives:
+        return adjectives
+    code = find_country(text)
+    return (code,) if code else ()
+
+
+def names_member_state_law(text: str) -> bool:
+    """True when `text` names the law of an EEA State, in any language ("deutsches Recht")."""
+    return bool(_named(text))
+
+
 def member_state_of(text: str) -> str | None:
-    """The EEA State a short text names ("the law of Germany", "DE"), else None."""
+    """The one EEA State a short text names ("the law of Germany", "DE", "German law")."""
     if len(text.split()) > _MAX_WORDS:
         return None
-    code = find_country(text)
-    return code if code in PHRASES else None
+    named = _named(text)
+    return named[0] if len(named) == 1 and named[0] in PHRASES else None
 
 
 def law_of(code: str) -> str:

@@ -179,8 +179,9 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
         "thirdCountryTransfers": [_TRANSFER],
         "governingLaw": "the law of Germany",
         "jurisdiction": "the courts of Berlin",
-        # The controller's Member State: the SCCs' supervisory authority (Clause 13).
+        # The controller's Member State and Land: the SCCs' supervisory authority (Clause 13).
         "country": "DE",
+        "region": "Berlin",
         "transferFrequency": "continuous",
         "retentionPeriod": "For the term of the main services agreement, then deleted within"
         " 30 days",

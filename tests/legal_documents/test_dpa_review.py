@@ -251,3 +251,18 @@ def test_no_english_individually_in_any_document(
                 language=language,
             )
             assert "individually" not in markdown, (name, language)
+
+
+@pytest.mark.parametrize(
+    "law",
+    ["German law", "deutsches Recht", "le droit allemand", "el Derecho alemán", "diritto tedesco"],
+)
+def test_art_28_3_a_member_states_law_is_recognised_in_every_language(law: str, dpa: Any) -> None:
+    markdown = dpa(governingLaw=law, country="France")
+
+    governing = _item(markdown, "governing-law")
+    assert TO_BE_COMPLETED not in governing
+    assert "This agreement is governed by the law of Germany" in governing
+    assert "Clause 17 (Option 1): the Clauses are governed by the law of Germany" in _item(
+        markdown, "transfers"
+    )

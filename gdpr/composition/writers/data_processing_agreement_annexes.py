@@ -15,7 +15,13 @@ from gdpr.composition.context import CompositionContext, format_value
 from gdpr.composition.inputs import CompanyDetails, SubProcessor, Transfer
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
-from gdpr.composition.member_state_law import PHRASES, courts_of, law_of, member_state_of
+from gdpr.composition.member_state_law import (
+    PHRASES,
+    courts_of,
+    law_of,
+    member_state_of,
+    names_member_state_law,
+)
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
 from gdpr.composition.transfers import (
     SCC_DECISION,
@@ -342,7 +348,8 @@ def write_governing_law(context: CompositionContext) -> str:
     )
     if not law:
         return join_blocks(marker(needed), forum)
-    if not is_in_eea(law):
+    # "German law", "deutsches Recht": a Member State's law whatever the language it is typed in.
+    if not (is_in_eea(law) or names_member_state_law(str(context.value("governingLaw")))):
         return join_blocks(_("Governing law as stated: {law}.", law=law), marker(needed), forum)
     # A law that only names a State is written in the document's language; a longer text
     # may carry conditions and is quoted as given.
