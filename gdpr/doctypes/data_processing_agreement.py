@@ -7,6 +7,8 @@ from gdpr.doctypes.base import ChecklistItem, DocumentType, Question, Section
 from gdpr.i18n import N_
 
 SUBPROCESSOR_AUTHORISATIONS = ("specific", "general")
+# Decision (EU) 2021/914 Annex I.B: "the frequency of the transfer".
+TRANSFER_FREQUENCIES = ("continuous", "one-off")
 
 
 SECTIONS = (

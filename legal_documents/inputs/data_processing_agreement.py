@@ -7,7 +7,10 @@ from typing import Any
 from rest_framework import serializers
 
 from common.gdpr_inputs import SubProcessorSerializer
-from gdpr.doctypes.data_processing_agreement import SUBPROCESSOR_AUTHORISATIONS
+from gdpr.doctypes.data_processing_agreement import (
+    SUBPROCESSOR_AUTHORISATIONS,
+    TRANSFER_FREQUENCIES,
+)
 from legal_documents.inputs.fields import (
     DocumentInputSerializer,
     TextField,
@@ -70,8 +73,24 @@ class DataProcessingAgreementInputSerializer(DocumentInputSerializer):
     )
     deletionPeriodDays = serializers.IntegerField(required=False, min_value=0, max_value=365)  # noqa: N815
     thirdCountryTransfers = transfers()  # noqa: N815
-    governingLaw = TextField()  # noqa: N815
+    governingLaw = TextField(  # noqa: N815
+        help_text='A Member State ("the law of Germany", "DE"): written in the document\'s'
+        " language; a longer text is quoted as given."
+    )
     jurisdiction = TextField()
+    # Without a governing law naming a Member State, the controller's country gives the law of
+    # the standard contractual clauses (Clauses 17-18) and their supervisory authority (13).
+    country = TextField(help_text="Country of the controller's establishment (EEA name or code).")
+    region = TextField(help_text="Region: in Germany the Land, whose authority is competent.")
+    transferFrequency = serializers.ChoiceField(  # noqa: N815
+        choices=TRANSFER_FREQUENCIES,
+        required=False,
+        help_text="Processor outside the EEA: Annex I.B of the standard contractual clauses.",
+    )
+    retentionPeriod = TextField(  # noqa: N815
+        help_text="Processor outside the EEA: how long the data is retained (Annex I.B of the"
+        " standard contractual clauses)."
+    )
     processorCountry = TextField()  # noqa: N815
     actsAsProcessor = flag(help_text="The company is itself a processor (sub-processing).")  # noqa: N815
     transferImpactAssessment = TextField()  # noqa: N815

@@ -61,6 +61,17 @@ def test_a_country_is_found_by_any_of_its_names_or_codes(text: str, code: str | 
     assert find_country(text) == code
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["3 rue de la Paix, Paris", "la ley de Nueva York", "Calle el Prado 3, Sevilla",
+     "the law of New York as it is", "droit de New York"],
+)  # fmt: skip
+def test_a_country_code_is_not_read_in_a_word_of_a_sentence(text: str) -> None:
+    # Art. 55 / Decision (EU) 2021/914 Clauses 13 and 17: "de", "el", "it", "is" are words
+    # of French, Spanish and English sentences, not Germany, Greece, Italy or Iceland.
+    assert find_country(text) is None
+
+
 def test_every_eea_country_is_found_by_its_name_in_each_document_language() -> None:
     for code in NATIONAL_AUTHORITIES:
         for language in ("en", "de", "fr", "es", "it", "nl", "pl"):

@@ -180,6 +180,13 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
         "objectionPeriodDays": 30,
         "thirdCountryTransfers": [_TRANSFER],
         "governingLaw": "the law of Germany",
+        "jurisdiction": "the courts of Berlin",
+        # The controller's Member State and Land: the SCCs' supervisory authority (Clause 13).
+        "country": "DE",
+        "region": "Berlin",
+        "transferFrequency": "continuous",
+        "retentionPeriod": "For the term of the main services agreement, then deleted within"
+        " 30 days",
         "controllerSignatory": "Max Mustermann, Managing Director",
         "processorSignatory": "Pat Smith, General Counsel",
     },

@@ -139,10 +139,13 @@ def test_it_escapes_markup_and_markers_in_user_values(
 ) -> None:
     document_type = DOCUMENT_TYPES[name]
     hostile = "<script>alert(1)</script> **x** [To be completed] {#evil} | cell\n# Heading"
-    # Dates are parsed, and the governing law must name a Member State (Art. 28(3)), as must
-    # the controller's country and region (their public holidays): hostile text there is a
-    # real gap, not a faked one.
-    dates = {"discoveredAt", "receivedAt", "occurredAt", "governingLaw", "country", "region"}
+    # Dates are parsed, choices validated (transferFrequency), and the governing law and the
+    # controller's country and Land must name one (Art. 28(3); SCC Clause 13): hostile text
+    # there is a real gap, not a faked one.
+    dates = {
+        "discoveredAt", "receivedAt", "occurredAt", "governingLaw", "transferFrequency",
+        "country", "region",
+    }  # fmt: skip
     inputs = {
         key: hostile if isinstance(value, str) and key not in dates else value
         for key, value in full_inputs[name].items()

@@ -280,7 +280,7 @@ def write_subjects(context: CompositionContext) -> str:
         if decision.public_communication
         else _("individually ({channels})", channels=channels)
         if channels
-        else "individually"
+        else _("individually")
     )
     return _(
         "**Communication to data subjects is required** (Art. 34(1)): the "

@@ -23,7 +23,6 @@ from gdpr.composition.writers.data_processing_agreement_annexes import (
 )
 from gdpr.i18n import _
 
-DEFAULT_OBJECTION_DAYS = 30
 DEFAULT_BREACH_HOURS = 24
 DEFAULT_DELETION_DAYS = 30
 
@@ -141,11 +140,18 @@ def write_security(context: CompositionContext) -> str:
 
 
 def write_subprocessors(context: CompositionContext) -> str:
-    days = context.value("objectionPeriodDays") or DEFAULT_OBJECTION_DAYS
+    days = context.value("objectionPeriodDays")
     general = context.value("subprocessorAuthorisation") == "general"
     authorised = context.items("subprocessors")
     rule = (
         _(
+            "The controller gives general written authorisation to engage sub-processors. The"
+            " processor informs the controller of any intended addition or replacement in"
+            " advance, giving the controller the opportunity to object: "
+        )
+        + marker(_("the notice period in days (Art. 28(2))"))
+        if general and days is None
+        else _(
             "The controller gives general written authorisation to engage "
             "sub-processors. The processor informs the controller of any intended "
             "addition or replacement at least {days} days in advance, giving the "
@@ -195,14 +201,37 @@ def write_compliance_assistance(context: CompositionContext) -> str:
 def write_deletion(context: CompositionContext) -> str:
     days = context.value("deletionPeriodDays")
     days = DEFAULT_DELETION_DAYS if days is None else int(days)
-    choice = context.choice("deletionOrReturn") or _("delete or return, at the controller's choice")
-    return _(
-        "At the end of the provision of services the processor will: {choice}. "
-        "It deletes all personal data and existing copies within {days} days, "
-        "unless Union or Member State law requires storage, and confirms the "
-        "deletion in writing.",
-        choice=choice,
-        days=days,
+    # Art. 28(3)(g) as one obligation: what happens to the data, and to the copies.
+    choice = context.value("deletionOrReturn")
+    obligation = (
+        _(
+            "At the end of the provision of services relating to processing, the processor"
+            " deletes all personal data processed on behalf of the controller and deletes"
+            " existing copies, unless Union or Member State law requires storage of the"
+            " personal data."
+        )
+        if choice == "Delete"
+        else _(
+            "At the end of the provision of services relating to processing, the processor"
+            " returns all personal data processed on behalf of the controller to the controller"
+            " and then deletes existing copies, unless Union or Member State law requires"
+            " storage of the personal data."
+        )
+        if choice == "Return, then delete"
+        else _(
+            "At the end of the provision of services relating to processing, the processor, at"
+            " the choice of the controller, deletes or returns all personal data processed on"
+            " its behalf to the controller and deletes existing copies, unless Union or Member"
+            " State law requires storage of the personal data."
+        )
+    )
+    return join_blocks(
+        obligation,
+        _(
+            "The processor does so within {days} days and confirms the deletion to the"
+            " controller in writing.",
+            days=days,
+        ),
     )
 
 

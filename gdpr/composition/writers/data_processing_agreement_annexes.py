@@ -14,10 +14,18 @@ from gdpr.composition.assessments.security_measures import (
     classify_measures,
     measure_name,
 )
+from gdpr.composition.authority import located_authority
 from gdpr.composition.context import CompositionContext, format_value
 from gdpr.composition.inputs import CompanyDetails, SubProcessor, Transfer
 from gdpr.composition.markdown import bullets, escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
+from gdpr.composition.member_state_law import (
+    PHRASES,
+    courts_of,
+    law_of,
+    member_state_of,
+    names_member_state_law,
+)
 from gdpr.composition.recognition import is_in_eea, recognise_safeguard
 from gdpr.composition.special_categories import agreement_sensitive_data
 from gdpr.composition.transfers import (
@@ -28,7 +36,6 @@ from gdpr.composition.transfers import (
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
 from gdpr.i18n import N_, _, current_language
 
-DEFAULT_OBJECTION_DAYS = 30
 # Annex III must describe these Art. 32(1) families; "testing" is 32(1)(d).
 REQUIRED_FAMILIES = ("encryption", "access-control", "backup", "testing")
 BLANK = "________________"
@@ -62,6 +69,127 @@ def _processor_transfer(context: CompositionContext) -> Transfer | None:
     return transfers[0] if transfers else None
 
 
+def _safeguard_code(context: CompositionContext) -> str | None:
+    """The Chapter V safeguard covering the processor: the answer, else its transfer entry."""
+    answer = context.value("transferMechanism")
+    code = recognise_safeguard(str(answer)) if answer else None
+    transfer = _processor_transfer(context)
+    if code is None and transfer is not None and transfer.safeguard.code != "none":
+        code = transfer.safeguard.code
+    return code
+
+
+def scc_module(context: CompositionContext) -> int | None:
+    """The module of Decision (EU) 2021/914 this agreement incorporates, None without SCCs."""
+    if not _processor_outside_eea(context):
+        return None
+    if _safeguard_code(context) != "standard-contractual-clauses":
+        return None
+    return 3 if context.flag("actsAsProcessor") else 2
+
+
+def _notice_days(context: CompositionContext) -> int | None:
+    days = context.value("objectionPeriodDays")
+    return None if days is None else int(days)
+
+
+def _clause_9(context: CompositionContext) -> str:
+    """Clause 9(a): the option the DPA's own authorisation chose, with its time period."""
+    days = _notice_days(context)
+    if context.value("subprocessorAuthorisation") == "general":
+        if days is None:
+            return _(
+                "Clause 9(a), Option 2 (general written authorisation): the data importer"
+                " informs the data exporter in writing of any intended addition or replacement"
+                " of sub-processors in advance: "
+            ) + marker(_("the notice period in days (Clause 9(a))"))
+        return _(
+            "Clause 9(a), Option 2 (general written authorisation): the data importer informs"
+            " the data exporter in writing of any intended addition or replacement of"
+            " sub-processors at least {days} days in advance, giving it time to object before"
+            " the sub-processor is engaged.",
+            days=days,
+        )
+    if days is None:
+        return _(
+            "Clause 9(a), Option 1 (specific prior authorisation): the data importer submits"
+            " the request for specific authorisation, with the information the data exporter"
+            " needs to decide, before engaging a sub-processor: "
+        ) + marker(_("the time period before the engagement, in days (Clause 9(a))"))
+    return _(
+        "Clause 9(a), Option 1 (specific prior authorisation): the data importer submits the"
+        " request for specific authorisation, with the information the data exporter needs to"
+        " decide, at least {days} days before engaging a sub-processor.",
+        days=days,
+    )
+
+
+def competent_authority_text(context: CompositionContext) -> str:
+    """Clause 13 and Annex I.C: the authority of the controller's Member State, or a gap."""
+    found = located_authority(context)
+    if found is None:
+        return marker(
+            _(
+                "the competent supervisory authority (Clause 13, Annex I.C): the country of the"
+                " controller's establishment (country)"
+            )
+        )
+    if found.authority is None:
+        return marker(
+            _(
+                "the competent supervisory authority (Clause 13, Annex I.C): the Land of the"
+                " controller's establishment (region)"
+            )
+        )
+    authority = found.authority
+    return f"{escape_inline(authority.name)}, {escape_inline(authority.address)}"
+
+
+def _member_state(context: CompositionContext) -> str | None:
+    """The Member State of Clauses 17 and 18: the agreement's law, else the controller's."""
+    law = context.value("governingLaw")
+    code = member_state_of(str(law)) if law else None
+    if code is None:
+        found = located_authority(context)
+        code = found.country if found is not None and found.country in PHRASES else None
+    return code
+
+
+def _clauses_17_18(context: CompositionContext) -> list[str]:
+    code = _member_state(context)
+    if code is None:
+        needed = marker(_("the EU Member State whose law governs the Clauses and whose courts"
+                          " decide disputes (Clauses 17 and 18)"))  # fmt: skip
+        return [_("Clause 17 (Option 1): ") + needed, _("Clause 18(b): ") + needed]
+    return [
+        _("Clause 17 (Option 1): the Clauses are governed by {law}.", law=law_of(code)),
+        _(
+            "Clause 18(b): disputes arising from the Clauses are resolved by {courts}.",
+            courts=courts_of(code),
+        ),
+    ]
+
+
+def _scc_completion(context: CompositionContext) -> str:
+    lines = [
+        _clause_9(context),
+        _("Clause 13 and Annex I.C (competent supervisory authority): ")
+        + competent_authority_text(context),
+        *_clauses_17_18(context),
+        _(
+            "Annexes: Annex I of the Clauses (parties, description of the transfer, competent"
+            " supervisory authority) is completed by Annexes I and II of this agreement, Annex"
+            " II of the Clauses (technical and organisational measures) by Annex III of this"
+            " agreement, and Annex III of the Clauses (sub-processors) by Annex IV of this"
+            " agreement. In case of conflict the Clauses prevail."
+        ),
+    ]
+    return join_blocks(
+        _("The parties complete the Clauses as follows:"),
+        "\n".join(f"- {line}" for line in lines),
+    )
+
+
 def write_transfers(context: CompositionContext) -> str:
     outside = _processor_outside_eea(context)
     if outside is None:
@@ -70,16 +198,13 @@ def write_transfers(context: CompositionContext) -> str:
         )
     onward = _(
         "The processor transfers no personal data outside the EEA, including to sub-processors"
-        " or for remote access, without the controller's documented instruction and a Chapter"
-        " V instrument (Art. 28(3)(a), 44-46)."
+        " or for remote access, without the controller's documented instruction (Art. 28(3)(a))"
+        " and a transfer tool under Chapter V (Art. 44-49)."
     )
     if not outside:
         return join_blocks(_("The processor processes the personal data in the EEA."), onward)
     transfer = _processor_transfer(context)
-    answer = context.value("transferMechanism")
-    code = recognise_safeguard(str(answer)) if answer else None
-    if code is None and transfer is not None and transfer.safeguard.code != "none":
-        code = transfer.safeguard.code
+    code = _safeguard_code(context)
     country = _processor_country(context) or (transfer.country if transfer else None)
     processor = context.inline("processorName") or _("the processor")
     if code is None:
@@ -90,11 +215,21 @@ def write_transfers(context: CompositionContext) -> str:
     chain = bool(context.flag("actsAsProcessor"))
     if code == "standard-contractual-clauses":
         module = 3 if chain else 2
-        exporter = (
-            _("the controller's processor (acting for its own controller), as data exporter")
+        # Whole sentences per module: the parties' roles take a different case in German.
+        parties = (
+            _(
+                "The data exporter is the controller named in this agreement, itself acting as"
+                " processor for its own controller; the data importer is {processor}.",
+                processor=processor,
+            )
             if chain
-            else _("the controller, as data exporter")
+            else _(
+                "The data exporter is the controller; the data importer is {processor}.",
+                processor=processor,
+            )
         )
+        if parties.endswith("..") and not parties.endswith("..."):
+            parties = parties[:-1]  # "CloudCo Inc." closes the sentence with its own period
         instrument = describe_instrument(
             code=code,
             country=country or _("the third country"),
@@ -109,23 +244,21 @@ def write_transfers(context: CompositionContext) -> str:
                 "The processor processes the data outside the EEA ({country}). The "
                 "standard contractual clauses annexed to {scc_decision}, "
                 "**{scc_modules}**, are incorporated by reference into this "
-                "agreement, with {exporter} and {processor}, as data importer, "
-                "including Clause 14 (local laws and practices affecting compliance "
+                "agreement, including Clause 14 (local laws and practices affecting compliance "
                 "with the Clauses) and Clause 15 (obligations of the data importer in "
-                "case of access by public authorities). Annexes I to III of those "
-                "Clauses are completed by Annexes I to III of this agreement; in case "
-                "of conflict the Clauses prevail.",
+                "case of access by public authorities). {parties}",
                 country=country or _("third country"),
                 scc_decision=_(SCC_DECISION),
                 scc_modules=_(SCC_MODULES[module]),
-                exporter=exporter,
-                processor=processor,
+                parties=parties,
             ),
+            _scc_completion(context),
             _("Transfer impact assessment (Clause 14): ")
             + (escape_inline(details) if details and not instrument.missing else "")
             + ("" if not instrument.missing else marker(escape_inline(instrument.missing[-1]))),
             onward,
         )
+    answer = context.value("transferMechanism")
     instrument = describe_instrument(
         code=code,
         country=country or _("the third country"),
@@ -146,12 +279,14 @@ def write_transfers(context: CompositionContext) -> str:
 
 
 def write_subprocessor_objection(context: CompositionContext) -> str:
-    days = int(context.value("objectionPeriodDays") or DEFAULT_OBJECTION_DAYS)
+    days = _notice_days(context)
     general = context.value("subprocessorAuthorisation") == "general"
     when = (
-        _("within the {days}-day notice period", days=days)
-        if general
-        else _("by refusing its authorisation")
+        _("by refusing its authorisation")
+        if not general
+        else _("within the notice period")
+        if days is None
+        else _("within the {days}-day notice period", days=days)
     )
     return _(
         "If the controller objects to an intended sub-processor {when} on "
@@ -209,14 +344,28 @@ def write_governing_law(context: CompositionContext) -> str:
         "the governing law: the law of an EU or EEA Member State (Art. 28(3): the contract is"
         " binding under Union or Member State law)"
     )
-    if not law:
-        return marker(needed)
-    if not is_in_eea(law):
-        return join_blocks(_("Governing law as stated: {law}.", law=law), marker(needed))
     courts = context.inline("jurisdiction")
+    forum = (
+        _("Disputes are submitted to {courts}.", courts=courts)
+        if courts
+        else marker(_("the courts competent for disputes under this agreement"))
+    )
+    if not law:
+        return join_blocks(marker(needed), forum)
+    # "German law", "deutsches Recht": a Member State's law whatever the language it is typed in.
+    if not (is_in_eea(law) or names_member_state_law(str(context.value("governingLaw")))):
+        return join_blocks(_("Governing law as stated: {law}.", law=law), marker(needed), forum)
+    # A law that only names a State is written in the document's language; a longer text
+    # may carry conditions and is quoted as given.
+    code = member_state_of(str(context.value("governingLaw")))
     return join_blocks(
-        _("This agreement is governed by {law} (a Member State's law, Art. 28(3)).", law=law),
-        _("Disputes are submitted to {courts}.", courts=courts) if courts else None,
+        _(
+            "This agreement is governed by {law} (the law of a Member State, Art. 28(3)).",
+            law=law_of(code),
+        )
+        if code
+        else _("Governing law: {law} (the law of a Member State, Art. 28(3)).", law=law),
+        forum,
     )
 
 
@@ -282,6 +431,10 @@ def write_annex_i(context: CompositionContext) -> str:
         _("Controller's contact person for data protection: {contact}.", contact=contact)
         if contact
         else None,
+        _("Competent supervisory authority (Clause 13 and Annex I.C of the Clauses): ")
+        + competent_authority_text(context)
+        if scc_module(context)
+        else None,
         marker("; ".join(missing)) if missing else None,
     )
 
@@ -301,6 +454,33 @@ def write_annex_ii(context: CompositionContext) -> str:
         _(
             "Processing by sub-processors: the subject-matter, nature and duration set out in"
             " Annex IV, within the limits of this Annex."
+        ),
+        *(_transfer_description(context) if scc_module(context) else ()),
+    )
+
+
+# The codes of gdpr.doctypes.data_processing_agreement.TRANSFER_FREQUENCIES, named.
+TRANSFER_FREQUENCIES = {"continuous": N_("continuous"), "one-off": N_("one-off")}
+
+
+def _transfer_description(context: CompositionContext) -> tuple[str, str]:
+    """What Annex I.B of the standard contractual clauses asks beyond Annex II's description."""
+    frequency = context.value("transferFrequency")
+    return (
+        _("Frequency of the transfer (Annex I.B of the Clauses): ")
+        + (
+            _(TRANSFER_FREQUENCIES[frequency]) + "."
+            if frequency in TRANSFER_FREQUENCIES
+            else marker(_("whether the data is transferred on a continuous basis or one-off"))
+        ),
+        _("Period for which the personal data will be retained (Annex I.B of the Clauses): ")
+        + text_or_marker(
+            context,
+            "retentionPeriod",
+            _(
+                "the period for which the data will be retained, or the criteria used to"
+                " determine it"
+            ),
         ),
     )
 
@@ -322,10 +502,7 @@ def write_annex_iii(context: CompositionContext) -> str:
     covered = classify_measures(measures)
     gaps = [_(FAMILY_BY_KEY[key].recommendation) for key in REQUIRED_FAMILIES if key not in covered]
     return join_blocks(
-        _(
-            "The processor takes the following measures, described specifically and not "
-            "generically:"
-        ),
+        _("The processor takes the following technical and organisational measures:"),
         table((_("Area (Art. 32)"), _("Measure")), rows),
         marker(_("the measures for: ") + " ".join(gaps)) if gaps else None,
     )
@@ -363,8 +540,15 @@ def write_annex_iv(context: CompositionContext) -> str:
 
 
 def write_signatures(context: CompositionContext) -> str:
-    rows = [
-        (role, signatory or BLANK, _("Date: ") + BLANK, BLANK)
-        for role, _skip, _skip, signatory in _party_rows(context)
+    # One block per party, each with its own place and date (the parties may sign apart).
+    blank = escape_inline(BLANK)
+    blocks = [
+        join_blocks(
+            f"**{role}:** {name or blank}",
+            _("Place, date: ") + blank,
+            _("Signature: ") + blank,
+            _("Name and position: ") + (signatory or blank),
+        )
+        for role, name, _address, signatory in _party_rows(context)
     ]
-    return table((_("Party"), _("Name and position"), _("Place and date"), _("Signature")), rows)
+    return join_blocks(*blocks)
