@@ -139,9 +139,10 @@ def test_it_escapes_markup_and_markers_in_user_values(
 ) -> None:
     document_type = DOCUMENT_TYPES[name]
     hostile = "<script>alert(1)</script> **x** [To be completed] {#evil} | cell\n# Heading"
-    # Dates are parsed, and the governing law must name a Member State (Art. 28(3)): hostile
-    # text there is a real gap, not a faked one.
-    dates = {"discoveredAt", "receivedAt", "occurredAt", "governingLaw"}
+    # Dates are parsed, the governing law must name a Member State (Art. 28(3)) and a DPIA's
+    # country must have a known Art. 35(4) list: hostile text there is a real gap, not a
+    # faked one.
+    dates = {"discoveredAt", "receivedAt", "occurredAt", "governingLaw", "country"}
     inputs = {
         key: hostile if isinstance(value, str) and key not in dates else value
         for key, value in full_inputs[name].items()
