@@ -273,7 +273,7 @@ class SubProcessor:
 
     def __str__(self) -> str:
         located = f"{self.name} ({self.country})" if self.country else self.name
-        return f"{located}: {self.service}" if self.service else located
+        return f"{located}{punct(':')} {self.service}" if self.service else located
 
 
 @dataclass(frozen=True, slots=True)

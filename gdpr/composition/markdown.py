@@ -37,16 +37,28 @@ HEADING_PATTERN = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 # Characters with a Markdown or HTML meaning anywhere in a line (CommonMark lets every ASCII
 # punctuation character be backslash-escaped, so escaping is always safe).
 _INLINE_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&])")
-# Characters that start a block only at the beginning of a line.
-_LINE_START_BLOCK = re.compile(r"^(\s*)([-+=>]|\d{1,9}[.)])")
+# Whitespace folded to one space in a line: all of it but the no-break spaces.
+_FOLDED_SPACE = re.compile(r"[^\S\u00a0\u202f]+")
+# Characters that start a block only at the beginning of a line. An ordered list marker is
+# digits, "." or ")" and then a space (or the end): "28.02.2026" starts no list.
+_LINE_START_BLOCK = re.compile(r"^(\s*)([-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
 
 
 def escape_inline(value: object) -> str:
     """User text as one inert line: newlines folded, Markdown/HTML punctuation escaped."""
-    text = " ".join(str(value).split())
+    # No-break spaces stay: French typography puts them before ":" and ";" (and in numbers).
+    text = _FOLDED_SPACE.sub(" ", str(value)).strip(" ")
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     # A leading "-", "+" or "1." would turn a table cell or list item into a nested block.
-    return _LINE_START_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    # CommonMark escapes punctuation only: "1\." is inert, while "\1." shows the backslash.
+    return _LINE_START_BLOCK.sub(_inert_line_start, text)
+
+
+def _inert_line_start(match: re.Match[str]) -> str:
+    indent, start = match.group(1), match.group(2)
+    if start.isdigit():
+        return indent + start + "\\"  # the backslash lands before the following "." or ")"
+    return indent + "\\" + start
 
 
 def escape_block(value: object) -> str:

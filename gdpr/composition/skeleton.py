@@ -25,7 +25,7 @@ from gdpr.composition.markdown import (
     item_heading,
     join_blocks,
 )
-from gdpr.i18n import _, activate, format_date, mid_sentence
+from gdpr.i18n import _, activate, format_date, mid_sentence, punct
 
 if TYPE_CHECKING:
     from gdpr.doctypes.base import DocumentType
@@ -135,8 +135,8 @@ def _answers_block(document_type: DocumentType, item_id: str, context: Compositi
         if question.item == item_id and question.id in context.answers:
             answer = format_value(_option_labels(question.options, context.answers[question.id]))
             lines.append(
-                f"- *{escape_inline(_(question.text))}* ({mid_sentence(_(question.article))}):"
-                f" {escape_inline(answer)}"
+                f"- *{escape_inline(_(question.text))}* ({mid_sentence(_(question.article))})"
+                f"{punct(':')} {escape_inline(answer)}"
             )
     if not lines:
         return ""
@@ -146,11 +146,13 @@ def _answers_block(document_type: DocumentType, item_id: str, context: Compositi
 def item_draft(document_type: DocumentType, item_id: str, context: CompositionContext) -> ItemDraft:
     """The template draft of one checklist item."""
     item = next(entry for entry in document_type.checklist if entry.id == item_id)
-    # A public document's writers use the answers themselves; the recorded answers are a
-    # working note for the DPO, not text for a data subject.
+    # Writers state the answers themselves; the recorded answers are a working note for the
+    # DPO, not text for a data subject, a processor or a supervisory authority.
     body = join_blocks(
         document_type.write_item(item.id, context),
-        None if document_type.public else _answers_block(document_type, item.id, context),
+        None
+        if document_type.leaves_organization(context)
+        else _answers_block(document_type, item.id, context),
     )
     return ItemDraft(
         id=item.id,
@@ -213,6 +215,12 @@ def _front_matter(document_type: DocumentType, context: CompositionContext) -> s
             )
         )
     lines.append(_("- **Date:** {date}", date=format_date(context.now.date())))
+    if document_type.leaves_organization(context):
+        # The rule set is a working note: it stays in the document's metadata
+        # (`rulesetVersion`), not in a text signed by a processor or read by an authority.
+        return join_blocks(
+            f"# {_(document_type.title)}", "\n".join(lines), _(document_type.description)
+        )
     lines.append(
         _(
             "- **Rule set:** {name} {ruleset_version} ({count} mandatory items)",
@@ -241,6 +249,28 @@ def _annex(sources: Sequence[SourceRef]) -> str:
         _("Documents of the organization consulted for this document:"),
         "\n".join(entries),
     )
+
+
+def leaves_organization(
+    *,
+    document_type: DocumentType,
+    inputs: Mapping[str, Any],
+    answers: Mapping[str, Any] | None = None,
+    finalize_answers: Mapping[str, Any] | None = None,
+) -> bool:
+    """True when a document of these inputs and answers is read outside the organization
+    (privacy notice, DPA, breach notification, a DPIA submitted under Art. 36(3)(e))."""
+    if document_type.public or document_type.external:
+        return True
+    if document_type.external_when is None:
+        return False
+    context = build_context(
+        document_type=document_type,
+        inputs=inputs,
+        answers=answers,
+        finalize_answers=finalize_answers,
+    )
+    return document_type.leaves_organization(context)
 
 
 def document_skeleton(

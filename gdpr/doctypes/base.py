@@ -103,6 +103,12 @@ class DocumentType:
     section_intros: Mapping[str, ItemWriter] = field(default_factory=dict)
     # Read by data subjects (privacy notice, request form): no working notes in the text.
     public: bool = False
+    # Leaves the organization (signed by a processor, sent to an authority): no working notes
+    # (rule set, questionnaire answers) in the text either; they stay in the API's metadata.
+    external: bool = False
+    # For a type that leaves the organization only in some cases (a DPIA submitted to the
+    # authority under Art. 36(3)(e)): decides from the composed context.
+    external_when: Callable[[CompositionContext], bool] | None = None
 
     def __post_init__(self) -> None:
         # Fail at import time, not in a worker at generation time.
@@ -122,6 +128,12 @@ class DocumentType:
             if question.condition and question.condition[0] not in question_ids:
                 raise ValueError(f"{self.name}: {question.id} depends on a later question")
             question_ids.add(question.id)
+
+    def leaves_organization(self, context: CompositionContext) -> bool:
+        """True when the document is read outside the organization that drafts it."""
+        if self.public or self.external:
+            return True
+        return bool(self.external_when and self.external_when(context))
 
     def items_of(self, section_id: str) -> tuple[ChecklistItem, ...]:
         """The checklist items a section satisfies, in checklist order."""

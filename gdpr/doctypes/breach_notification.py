@@ -91,4 +91,6 @@ DOCUMENT_TYPE = DocumentType(
     checklist=CHECKLIST,
     writers=writers.WRITERS,
     assess=writers.assess,
+    # Signed by the processor / sent to the supervisory authority.
+    external=True,
 )

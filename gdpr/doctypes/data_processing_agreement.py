@@ -129,4 +129,6 @@ DOCUMENT_TYPE = DocumentType(
     sections=SECTIONS,
     checklist=CHECKLIST,
     writers=writers.WRITERS,
+    # Signed by the processor / sent to the supervisory authority.
+    external=True,
 )

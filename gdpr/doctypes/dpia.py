@@ -105,6 +105,8 @@ QUESTIONS = (
              "Art. 24(1)", True, "choice", "validation",
              options=(N_("Processing may start"),
                       N_("Processing may start once the action plan is implemented"),
+                      N_("Processing may start only after prior consultation of the supervisory"
+                         " authority (Art. 36)"),
                       N_("Processing must not start as designed"))),
     Question("nextReviewDate", N_("When will the DPIA next be reviewed?"),
              N_("At the latest when the risk changes; a yearly review is good practice."),
@@ -130,4 +132,6 @@ DOCUMENT_TYPE = DocumentType(
     checklist=CHECKLIST,
     writers=writers.WRITERS,
     assess=writers.assess,
+    # Submitted to the supervisory authority with the prior consultation (Art. 36(3)(e)).
+    external_when=writers.submitted_for_prior_consultation,
 )

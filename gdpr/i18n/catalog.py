@@ -150,7 +150,22 @@ def catalog_from(directory: Path) -> dict[str, str]:
     return merged
 
 
+# French typography: a no-break space before ":", ";", "?" and "!", as `punct()` writes it for
+# the code's own separators. Translators type a plain space; the catalog keeps that (easier to
+# edit and review) and the no-break space is put in when the catalog is read, so that a line
+# never breaks before the mark and every French text follows one convention.
+_FRENCH_SPACE_BEFORE_MARK = re.compile(r" (?=[:;?!](?:\s|$|[*)»]))")
+
+
+def typeset(language: str, text: str) -> str:
+    """A translation with the typography of its language applied (French spacing)."""
+    if language != "fr":
+        return text
+    return _FRENCH_SPACE_BEFORE_MARK.sub("\u00a0", text)
+
+
 @cache
 def catalog(language: str) -> dict[str, str]:
     """The merged catalog of a language (all domains), read once per process."""
-    return catalog_from(LOCALE_DIR / language)
+    merged = catalog_from(LOCALE_DIR / language)
+    return {msgid: typeset(language, msgstr) for msgid, msgstr in merged.items()}

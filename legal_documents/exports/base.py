@@ -39,6 +39,9 @@ class ExportMeta:
     ruleset_version: str
     # The document's language: `lang` of the HTML/PDF page, the DOCX language, the labels.
     language: str = DEFAULT_LANGUAGE
+    # The document leaves the organization (a DPA, a breach notification, a DPIA submitted
+    # for prior consultation): like a public one, its file shows no rule set.
+    external: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +108,7 @@ def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
         (HASH_LABEL, meta.content_sha256),
         (_RULESET_LABEL, meta.ruleset_version),
     ]
-    if _is_public(meta.document_type):
+    if shows_no_ruleset(meta):
         rows = [row for row in rows if row[0] != _RULESET_LABEL]
     return [(_(label), value) for label, value in rows]
 
@@ -113,11 +116,12 @@ def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
 STAGE_LABELS = {"draft": N_("Draft"), "final": N_("Final")}
 
 
-def _is_public(document_type: str) -> bool:
+def shows_no_ruleset(meta: ExportMeta) -> bool:
+    """True when the file leaves the organization: no rule set in its title block."""
     from gdpr.doctypes.registry import DOCUMENT_TYPES
 
-    found = DOCUMENT_TYPES.get(document_type)
-    return bool(found and found.public)
+    found = DOCUMENT_TYPES.get(meta.document_type)
+    return meta.external or bool(found and (found.public or found.external))
 
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

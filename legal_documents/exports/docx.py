@@ -21,7 +21,13 @@ from docx.text.paragraph import Paragraph
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from legal_documents.exports.base import LOCALE_TAGS, ExportMeta, format_timestamp, metadata_rows
+from legal_documents.exports.base import (
+    LOCALE_TAGS,
+    ExportMeta,
+    format_timestamp,
+    metadata_rows,
+    shows_no_ruleset,
+)
 from legal_documents.exports.docx_fonts import embed_fonts
 from legal_documents.rendering import strip_heading_anchors
 
@@ -276,9 +282,8 @@ def _set_core_properties(document: DocxDocument, meta: ExportMeta) -> None:
     properties.version = str(int(meta.version))
     properties.revision = max(int(meta.version), 1)
     properties.identifier = f"sha256:{meta.content_sha256}"
-    properties.comments = (
-        f"Ruleset {meta.ruleset_version}; updated {format_timestamp(meta.updated_at)}"
-    )
+    ruleset = "" if shows_no_ruleset(meta) else f"Ruleset {meta.ruleset_version}; "
+    properties.comments = f"{ruleset}updated {format_timestamp(meta.updated_at)}"
     properties.created = meta.created_at
     properties.modified = meta.updated_at
     properties.language = LOCALE_TAGS.get(meta.language, meta.language)

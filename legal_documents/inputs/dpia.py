@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from common.gdpr_inputs import DpiaScreeningFields
+from gdpr.composition.assessments.controller_ratings import RISK_KEYS
 from legal_documents.inputs.fields import (
     MAX_LIST_LENGTH,
     ProcessingDescriptionSerializer,
@@ -33,6 +34,36 @@ class ActionSerializer(serializers.Serializer):
     owner = TextField()
     dueDate = serializers.DateField(required=False)  # noqa: N815
     origin = TextField(help_text="E.g. 'DPO's reservation'.")
+
+
+class RiskRatingSerializer(serializers.Serializer):
+    """The controller's own rating of one risk (Art. 35(7)(c)), on the CNIL 1-4 scale.
+
+    Residual values are optional: without them the measures lower the controller's values as
+    much as they lowered the engine's proposal.
+    """
+
+    risk = serializers.ChoiceField(choices=RISK_KEYS)
+    severity = serializers.IntegerField(min_value=1, max_value=4)
+    likelihood = serializers.IntegerField(min_value=1, max_value=4)
+    residualSeverity = serializers.IntegerField(min_value=1, max_value=4, required=False)  # noqa: N815
+    residualLikelihood = serializers.IntegerField(min_value=1, max_value=4, required=False)  # noqa: N815
+    reason = TextField(allow_blank=False, required=True, help_text="Why the controller rates so.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        for residual, inherent in (
+            ("residualSeverity", "severity"),
+            ("residualLikelihood", "likelihood"),
+        ):
+            if attrs.get(residual) is not None and attrs[residual] > attrs[inherent]:
+                raise serializers.ValidationError(
+                    {
+                        residual: [
+                            f"Measures cannot raise the {inherent}: at most {attrs[inherent]}."
+                        ]
+                    }
+                )
+        return attrs
 
 
 class _DpiaDescriptionSerializer(ProcessingDescriptionSerializer):
@@ -62,6 +93,12 @@ class DpiaInputSerializer(_DpiaDescriptionSerializer, DpiaScreeningFields):
     plannedMeasures = text_list()  # noqa: N815
     actionPlan = ActionSerializer(many=True, required=False, max_length=MAX_LIST_LENGTH)  # noqa: N815
     dpoAdvice = TextField()  # noqa: N815
+    # The controller's ratings, replacing the engine's proposal for the risks named.
+    riskRatings = RiskRatingSerializer(many=True, required=False, max_length=len(RISK_KEYS))  # noqa: N815
+    # Art. 13/14 and Art. 5(1)(b), stated by the controller: never assumed in the text.
+    dataSubjectsInformation = TextField()  # noqa: N815
+    furtherProcessing = flag()  # noqa: N815
+    furtherPurposes = TextField()  # noqa: N815
     # Also questionnaire questions; the create body may already answer them (Art. 35(9)).
     dataSubjectsConsulted = flag()  # noqa: N815
     consultationSummary = TextField()  # noqa: N815
@@ -69,6 +106,9 @@ class DpiaInputSerializer(_DpiaDescriptionSerializer, DpiaScreeningFields):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
+        rated = [rating["risk"] for rating in attrs.get("riskRatings") or []]
+        if len(rated) != len(set(rated)):
+            raise serializers.ValidationError({"riskRatings": ["Rate each risk once."]})
         if len(attrs.get("processingActivityIds") or []) > 1:
             raise serializers.ValidationError(
                 {"processingActivityIds": ["A DPIA describes one processing activity."]}

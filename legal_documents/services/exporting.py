@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
+from gdpr.composition.skeleton import leaves_organization
 from gdpr.doctypes.registry import get_document_type
 from gdpr.i18n import _, activate
 from legal_documents.exceptions import (
@@ -26,6 +27,7 @@ from legal_documents.exports import (
     formats_for,
 )
 from legal_documents.models import DocumentVersion, LegalDocument
+from legal_documents.questionnaire import answer_values
 
 
 def document_version(document: LegalDocument, number: int) -> DocumentVersion:
@@ -42,8 +44,9 @@ def export_meta(document: LegalDocument, version: DocumentVersion | None = None)
     For a past version, `updated_at` is the time that version was made and the stage and
     hash are that version's, so a printed copy matches the hash chain.
     """
+    spec = get_document_type(document.document_type)
     with activate(document.language):
-        title = _(get_document_type(document.document_type).title)
+        title = _(spec.title)
     if version is None:
         version_number, stage = document.version, document.stage
         updated_at, content_sha256 = document.updated_at, document.content_sha256
@@ -61,6 +64,12 @@ def export_meta(document: LegalDocument, version: DocumentVersion | None = None)
         content_sha256=content_sha256,
         ruleset_version=document.ruleset_version,
         language=document.language,
+        external=leaves_organization(
+            document_type=spec,
+            inputs=document.inputs or {},
+            answers=answer_values(document),
+            finalize_answers=document.finalize_answers or {},
+        ),
     )
 
 

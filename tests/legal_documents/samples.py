@@ -101,9 +101,13 @@ FULL_INPUTS: dict[str, dict[str, Any]] = {
                 "origin": "DPO's reservation",
             }
         ],
+        "dataSubjectsInformation": "Signs at every entrance and a notice on the website.",
+        "furtherProcessing": False,
         "dataSubjectsConsulted": True,
         "consultationSummary": "Staff representatives consulted on 2026-02-01.",
-        "controllerDecision": "Processing may start once the action plan is implemented",
+        # A high residual risk remains (Art. 36(1)): the DPIA goes to the authority.
+        "controllerDecision": "Processing may start only after prior consultation of the"
+        " supervisory authority (Art. 36)",
         "validatedBy": "Max Mustermann, Managing Director",
         "validationDate": "2026-03-02",
     },
@@ -226,7 +230,8 @@ FULL_ANSWERS: dict[str, dict[str, Any]] = {
         "dpoOpinion": "Favourable with reservations",
         "dataSubjectsConsulted": True,
         "consultationSummary": "Works council consulted on 2026-02-01; no objection.",
-        "controllerDecision": "Processing may start once the action plan is implemented",
+        "controllerDecision": "Processing may start only after prior consultation of the"
+        " supervisory authority (Art. 36)",
         "nextReviewDate": "2027-03-01",
     },
     "PRIVACY_POLICY": {"rightsRequestChannel": "E-mail"},

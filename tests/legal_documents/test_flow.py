@@ -6,6 +6,7 @@ import pytest
 
 from audit.models import AuditEvent
 from gdpr.composition.markdown import escape_inline
+from gdpr.composition.skeleton import leaves_organization
 from gdpr.doctypes.registry import DOCUMENT_TYPES, get_document_type
 from legal_documents.models import DocumentVersion, LegalDocument
 from tests.support.flow import (
@@ -42,9 +43,11 @@ def test_answers_draft_and_finalize_make_a_complete_final_document(dpo, document
     assert (drafted.json()["status"], drafted.json()["stage"]) == ("processing", "draft")
     draft = run_job(str(document.pk))
     assert (draft.status, draft.stage, draft.version) == ("completed", "draft", 2)
-    # A public document (privacy notice, request form) writes the answers into its text but
-    # shows no questionnaire working notes to data subjects.
-    for question_id in conditional if not spec.public else ():
+    # A document read outside the organization (privacy notice, request form, DPA, breach
+    # notification, a DPIA submitted under Art. 36) writes the answers into its text but
+    # shows no questionnaire working notes.
+    outside = leaves_organization(document_type=spec, inputs=document.inputs, answers=answers)
+    for question_id in conditional if not outside else ():
         assert escape_inline(spec.question(question_id).text) in draft.content_markdown
     for value in answers.values():
         if isinstance(value, str) and value.startswith("Answer to"):

@@ -59,6 +59,19 @@ _RIGHTS_MEASURES: tuple[tuple[str, tuple[tuple[str, str], ...], str], ...] = (
 )  # fmt: skip
 
 
+# Art. 22(3) (human intervention) binds only solely automated decisions with legal or similarly
+# significant effects; elsewhere the same advice stands without that citation.
+_WITHOUT_ART_22 = {
+    "Let a person review outputs and test them for bias (Art. 22(3)).": N_(
+        "Let a person review outputs and test them for bias."
+    ),
+}
+
+
+def _advice(advice: str, facts: DpiaFacts) -> str:
+    return _(advice if facts.automated_decisions else _WITHOUT_ART_22.get(advice, advice))
+
+
 def _clamp(value: int) -> int:
     return max(1, min(4, value))
 
@@ -100,7 +113,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[object]) -> tuple[Ris
         severity, likelihood = _clamp(severity_raw), _clamp(likelihood_raw)
         acting = [
             (measure, axis)
-            for measure, effects, _advice in _RIGHTS_MEASURES
+            for measure, effects, _advice_text in _RIGHTS_MEASURES
             for risk, axis in effects
             if risk == key
         ]
@@ -117,7 +130,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[object]) -> tuple[Ris
                 reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
                 mitigating_families=tuple(m for m, _skip in acting if m in present),
                 recommendations=tuple(
-                    _(advice)
+                    _advice(advice, facts)
                     for measure, effects, advice in _RIGHTS_MEASURES
                     if measure not in present and any(risk == key for risk, _skip in effects)
                 ),

@@ -158,7 +158,7 @@ def screen(facts: DpiaFacts) -> Screening:
             "vulnerable-subjects",
             _("Data concerning vulnerable data subjects"),
             facts.vulnerable_subjects,
-            _("Data subjects include vulnerable people (e.g. children, employees, patients)."),
+            _("Data subjects include vulnerable people."),
             _("No vulnerable data subjects."),
         ),
         _criterion(

@@ -16,7 +16,7 @@ from gdpr.composition.context import CompositionContext
 from gdpr.composition.markdown import escape_inline, join_blocks, table
 from gdpr.composition.markdown import to_be_completed as marker
 from gdpr.concepts import recognise_all
-from gdpr.i18n import N_, _, format_datetime
+from gdpr.i18n import N_, _, format_datetime, punct
 
 RISK_LABELS = {
     "unlikely": N_("unlikely to result in a risk"),
@@ -85,7 +85,7 @@ def write_timeline(context: CompositionContext) -> str:
         missing = missing[1:]
     return join_blocks(
         table((_("Step"), _("Date and time (UTC)")), rows),
-        marker("; ".join(missing)) if missing else None,
+        marker(f"{punct(';')} ".join(missing)) if missing else None,
     )
 
 
@@ -182,8 +182,11 @@ def write_draft_communication(context: CompositionContext) -> str:
         + _("\n>\n> What this may mean for you: ")
         + (consequences or "")
         + _("\n>\n> What we have done: ")
-        + "; ".join(escape_inline(m) for m in taken)
-        + (_("\n>\n> What we will do: ") + "; ".join(escape_inline(m) for m in proposed))
+        + f"{punct(';')} ".join(escape_inline(m) for m in taken)
+        + (
+            _("\n>\n> What we will do: ")
+            + f"{punct(';')} ".join(escape_inline(m) for m in proposed)
+        )
         * bool(proposed)
         + _("\n>\n> What you can do:\n>\n")
         + "\n".join(f"> - {line}" for line in _advice(context))

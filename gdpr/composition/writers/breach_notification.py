@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from gdpr.composition.assessments.breach_deadline import (
     NotificationDeadline,
@@ -25,7 +25,15 @@ from gdpr.composition.writers.breach_communication import (
     write_timeline,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
-from gdpr.i18n import N_, _, format_datetime, format_decimal, format_number
+from gdpr.i18n import (
+    N_,
+    _,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    punct,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +123,16 @@ def write_deadline(context: CompositionContext) -> str:
             now=format_datetime(deadline.now),
             hours_remaining=format_decimal(deadline.hours_remaining, 0),
         )
-    return join_blocks(facts, authority_block(context), status)
+    return join_blocks(facts, _cross_border(context), authority_block(context), status)
+
+
+def _cross_border(context: CompositionContext) -> str | None:
+    if not context.flag("crossBorder"):
+        return None
+    return _(
+        "The breach affects data subjects in several Member States: it is notified to the lead"
+        " supervisory authority (Art. 56)."
+    )
 
 
 def write_processor_notification(context: CompositionContext) -> str:
@@ -155,6 +172,12 @@ def write_nature(context: CompositionContext) -> str:
     return join_blocks(
         text_or_marker(context, "breachNature", _("what happened (nature of the breach)")),
         _("Type of breach: {types}.", types=", ".join(map(_breach_type, types))) if types else None,
+        _(
+            "How the breach was discovered: {how}.",
+            how=context.choice("howDiscovered"),
+        )
+        if context.has("howDiscovered")
+        else None,
         _("The breach occurred at {occurred}.", occurred=format_datetime(occurred))
         if occurred
         else None,
@@ -194,7 +217,7 @@ def write_consequences(context: CompositionContext) -> str:
             "Risk assessment: **{risk_labels}** (",
             risk_labels=_(RISK_LABELS[decision.risk_level]),
         )
-        + "; ".join(decision.reasons)
+        + f"{punct(';')} ".join(decision.reasons)
         + ").",
     )
 
@@ -202,12 +225,31 @@ def write_consequences(context: CompositionContext) -> str:
 def write_measures(context: CompositionContext) -> str:
     taken = context.items("measuresTaken")
     proposed = context.items("measuresProposed")
-    if not taken and not proposed:
-        return marker(_("the measures taken or proposed to address the breach and mitigate it"))
     return join_blocks(
+        _containment(context),
         _("Measures taken:\n\n") + bullets(taken) if taken else None,
         _("Measures proposed, including mitigation:\n\n") + bullets(proposed) if proposed else None,
+        marker(_("the measures taken or proposed to address the breach and mitigate it"))
+        if not taken and not proposed
+        else None,
     )
+
+
+def _containment(context: CompositionContext) -> str | None:
+    """Whether the breach is contained (Art. 33(3)(d)), as answered."""
+    ongoing = context.flag("breachOngoing")
+    if ongoing is None:
+        return None
+    if ongoing:
+        return _("The breach is still ongoing.")
+    contained = context.value("containedOn")
+    try:
+        day = date.fromisoformat(str(contained)) if contained else None
+    except ValueError:  # validation refuses such text; stored inputs must still write
+        day = None
+    if day is None:
+        return _("The breach has been contained.")
+    return _("The breach was contained on {date}.", date=format_date(day))
 
 
 # Art. 33(3) facts without which a notification cannot be called complete.
@@ -235,7 +277,7 @@ def write_phases(context: CompositionContext) -> str:
         pending = (
             text_or_marker(context, "pendingInformation", _("what follows and when"))
             if complete is False
-            else "; ".join(gaps)
+            else f"{punct(';')} ".join(gaps)
             + _(", to follow by ")
             + text_or_marker(context, "pendingInformationDate", _("the expected date"))
         )

@@ -198,6 +198,15 @@ def write_compliance_assistance(context: CompositionContext) -> str:
     )
 
 
+def write_assistance_and_costs(context: CompositionContext) -> str:
+    """Art. 28(3)(e)-(f) assistance, with who bears its cost when the questionnaire says so
+    (the agreement leaves the organization without questionnaire notes)."""
+    costs = context.inline("assistanceCosts")
+    return write_compliance_assistance(context) + (
+        _(" Costs of assistance and audits: {costs}.", costs=costs) if costs else ""
+    )
+
+
 def write_deletion(context: CompositionContext) -> str:
     days = context.value("deletionPeriodDays")
     days = DEFAULT_DELETION_DAYS if days is None else int(days)
@@ -273,7 +282,7 @@ WRITERS = {
     "c-security": write_security,
     "d-subprocessors": write_subprocessors,
     "e-dsr-assistance": write_dsr_assistance,
-    "f-compliance-assistance": write_compliance_assistance,
+    "f-compliance-assistance": write_assistance_and_costs,
     "g-deletion": write_deletion,
     "h-audits": write_audits,
     "infringing-instructions": write_infringing,

@@ -6,6 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from gdpr.composition.assessments.controller_ratings import (
+    ControllerRating,
+    apply_controller_ratings,
+    controller_ratings,
+)
 from gdpr.composition.assessments.dpia_rights_risks import RIGHTS_MEASURE_LABELS
 from gdpr.composition.assessments.dpia_risk import (
     SCALE_LABELS,
@@ -44,7 +49,7 @@ from gdpr.composition.writers.common import (
     text_or_marker,
     transfers_text,
 )
-from gdpr.i18n import N_, _, format_date, join_list, lower_label
+from gdpr.i18n import N_, _, format_date, join_list, lower_label, punct
 
 _MET = {True: N_("Met"), False: N_("Not met"), None: N_("Not stated")}
 
@@ -57,6 +62,9 @@ class DpiaAssessment:
     screening: Screening
     risks: RiskAssessment
     measure_families: frozenset[str]
+    # The engine's ratings, before the controller's own (`risks` holds the values that count).
+    proposed_risks: RiskAssessment | None = None
+    controller_ratings: tuple[ControllerRating, ...] = ()
 
 
 def facts_from(context: CompositionContext) -> DpiaFacts:
@@ -93,11 +101,27 @@ def assess(context: CompositionContext) -> DpiaAssessment:
         *(str(action.get("measure") or "") for action in governance.actions(context)),
     ]
     families = classify_measures(measures)
+    proposed = assess_risks(facts, families, measures)
+    # Art. 35(7)(c): the controller assesses the risks; the engine's ratings are a proposal.
+    ratings = tuple(controller_ratings(context.items("riskRatings")))
     return DpiaAssessment(
         facts=facts,
         screening=screen(facts),
-        risks=assess_risks(facts, families, measures),
+        risks=apply_controller_ratings(proposed, ratings),
         measure_families=families,
+        proposed_risks=proposed,
+        controller_ratings=ratings,
+    )
+
+
+def submitted_for_prior_consultation(context: CompositionContext) -> bool:
+    """True when the DPIA goes to the supervisory authority (Art. 36(3)(e)): the controller
+    decided to submit it, or the assessment finds a high residual risk (Art. 36(1))."""
+    if context.value("controllerDecision") == governance.DECISION_SUBMIT:
+        return True
+    risks = getattr(context.assessment, "risks", None)
+    return bool(
+        _risks_known(context) is None and risks is not None and risks.prior_consultation_required
     )
 
 
@@ -154,7 +178,7 @@ def write_screening(context: CompositionContext) -> str:
     if screening.required:
         mandatory = [c.label for c in screening.mandatory_cases if c.met]
         why = (
-            _("Art. 35(3) applies ({mandatory})", mandatory="; ".join(mandatory))
+            _("Art. 35(3) applies ({mandatory})", mandatory=f"{punct(';')} ".join(mandatory))
             if mandatory
             else _(
                 "{met_count} of the nine WP248 criteria are met (two or more)",
@@ -173,9 +197,9 @@ def write_screening(context: CompositionContext) -> str:
     else:
         conclusion = _(
             "**Conclusion: a DPIA is not strictly required** ({met_count} of nine "
-            "criteria met, no Art. 35(3) case); it is carried out as good practice "
-            "and to document the assessment. Check the supervisory authority's "
-            "Art. 35(4) list.",
+            "criteria met, no Art. 35(3) case) unless the Art. 35(4) list below "
+            "names the processing; it is carried out as good practice and to "
+            "document the assessment.",
             met_count=screening.met_count,
         )
     return join_blocks(criteria, cases, conclusion)
@@ -185,7 +209,7 @@ def write_necessity(context: CompositionContext) -> str:
     transfers: list[Transfer] = context.items("thirdCountryTransfers")
     weak = [t for t in transfers if t.safeguard.code == "none"]
     transfer_line = (
-        _("Transfers rest on: ") + "; ".join(safeguard_summary(context)) + "."
+        _("Transfers rest on: ") + f"{punct(';')} ".join(safeguard_summary(context)) + "."
         if transfers
         else _("No third-country transfer needs a Chapter V safeguard.")
     )
@@ -203,17 +227,90 @@ def write_necessity(context: CompositionContext) -> str:
             ),
         ),
         _necessity_per_purpose(context),
+        _minimisation_text(context),
         legal_basis_text(context),
-        _(
-            "Purpose limitation (Art. 5(1)(b)): the purposes above are specified, explicit and"
-            " legitimate; data is not further processed for incompatible purposes."
-        ),
+        _purpose_limitation_text(context),
         _("Storage limitation (Art. 5(1)(e)):\n\n") + bullets(retention)
         if retention
         else _("Storage limitation (Art. 5(1)(e)): ")
         + to_be_completed(_("the retention period of each data category")),
+        _retention_approach_text(context),
         transfer_line,
+        _information_text(context),
         _rights_text(context),
+    )
+
+
+def _minimisation_text(context: CompositionContext) -> str | None:
+    """Art. 5(1)(c) as answered; nothing when unanswered (the questionnaire asks it)."""
+    minimised = context.flag("dataMinimisation")
+    if minimised is None:
+        return None
+    if minimised:
+        return _(
+            "Data minimisation (Art. 5(1)(c)): every data category is necessary for the purposes."
+        )
+    return _(
+        "Data minimisation (Art. 5(1)(c)): not every data category is strictly necessary;"
+        " what is done about them: "
+    ) + text_or_marker(
+        context,
+        "minimisationPlan",
+        _("the data categories that are not strictly necessary and the action for each"),
+    )
+
+
+def _purpose_limitation_text(context: CompositionContext) -> str:
+    """Art. 5(1)(b) as stated by the controller, never assumed."""
+    further = context.flag("furtherProcessing")
+    label = _("Purpose limitation (Art. 5(1)(b)): ")
+    if further is None:
+        return label + to_be_completed(
+            _(
+                "whether the data is used for any further purpose beyond those above, and if so"
+                " why that purpose is compatible (Art. 5(1)(b), 6(4))"
+            )
+        )
+    if not further:
+        return label + _(
+            "the data is used for the purposes above only; it is not further processed for"
+            " purposes incompatible with them."
+        )
+    return (
+        label
+        + _("the data is also used for further purposes: ")
+        + text_or_marker(
+            context,
+            "furtherPurposes",
+            _("the further purposes and why each is compatible with the initial ones (Art. 6(4))"),
+        )
+    )
+
+
+def _retention_approach_text(context: CompositionContext) -> str | None:
+    approach = context.value("retentionApproach")
+    if approach is None:
+        return None
+    text = _(
+        "Retention periods are set by: {approach}.",
+        approach=context.choice("retentionApproach"),
+    )
+    if approach == "Not yet defined":
+        return join_blocks(text, to_be_completed(_("the retention period of each data category")))
+    return text
+
+
+def _information_text(context: CompositionContext) -> str:
+    """Art. 13/14 as the controller describes it, never assumed."""
+    label = _("Information of data subjects (Art. 13/14): ")
+    given = context.text("dataSubjectsInformation")
+    if given:
+        return label + given
+    return label + to_be_completed(
+        _(
+            "how data subjects are informed (Art. 13 or 14: notice, signage, at collection),"
+            " or the Art. 14(5) exemption relied on"
+        )
     )
 
 
@@ -233,10 +330,17 @@ def _rights_text(context: CompositionContext) -> str:
         automated_means=context.flag("automatedMeans") is not False,
         direct_marketing=is_direct_marketing(context.items("purposes")),
     )
-    return _(
-        "Information and rights: data subjects are informed under Art. 13/14. Given the legal"
-        " bases relied on, they can exercise their right to:\n\n"
-    ) + bullets(rights)
+    channels = context.value("rightsChannels")
+    return join_blocks(
+        _("Rights: given the legal bases relied on, data subjects can exercise their right to:\n\n")
+        + bullets(rights),
+        _(
+            "Data subjects exercise their rights through: {channels}.",
+            channels=context.choice("rightsChannels"),
+        )
+        if channels
+        else None,
+    )
 
 
 def _necessity_per_purpose(context: CompositionContext) -> str | None:
@@ -280,10 +384,26 @@ def write_risks(context: CompositionContext) -> str:
         return to_be_completed(
             _("{missing}; the risks cannot be rated without them.", missing=missing)
         )
-    assessment: RiskAssessment = context.assessment.risks
+    dpia: DpiaAssessment = context.assessment
+    assessment: RiskAssessment = dpia.risks
+    proposed = {
+        risk.key: risk
+        for risk in (*(dpia.proposed_risks or assessment).risks,
+                     *(dpia.proposed_risks or assessment).rights_risks)
+    }  # fmt: skip
 
-    def cell(value: int) -> str:
+    def scale(value: int) -> str:
         return f"{value} ({_(SCALE_LABELS[value])})"
+
+    def cell(value: int, proposal: int) -> str:
+        # The controller's value, with the engine's proposal beside it when they differ.
+        if value == proposal:
+            return scale(value)
+        return _(
+            "{value}, set by the controller (proposed: {proposal})",
+            value=scale(value),
+            proposal=scale(proposal),
+        )
 
     headers = (
         _("Severity"),
@@ -298,19 +418,34 @@ def write_risks(context: CompositionContext) -> str:
         return [
             (
                 risk.label,
-                cell(risk.severity),
-                cell(risk.likelihood),
+                cell(risk.severity, proposed[risk.key].severity),
+                cell(risk.likelihood, proposed[risk.key].likelihood),
                 _(risk.level),
-                cell(risk.residual_severity),
-                cell(risk.residual_likelihood),
+                cell(risk.residual_severity, proposed[risk.key].residual_severity),
+                cell(risk.residual_likelihood, proposed[risk.key].residual_likelihood),
                 _(risk.residual_level),
             )
             for risk in risks
         ]
 
     everything = (*assessment.risks, *assessment.rights_risks)
+    set_by_controller = {rating.risk: rating for rating in dpia.controller_ratings}
     reasons = "\n".join(
-        f"- **{risk.label}**: " + "; ".join(risk.reasons) + "." for risk in everything
+        f"- **{risk.label}**{punct(':')} "
+        + f"{punct(';')} ".join(risk.reasons)
+        + "."
+        + (
+            _(
+                " Set by the controller: severity {severity}, likelihood {likelihood},"
+                " because {reason}.",
+                severity=scale(risk.severity),
+                likelihood=scale(risk.likelihood),
+                reason=escape_inline(set_by_controller[risk.key].reason),
+            )
+            if risk.key in set_by_controller
+            else ""
+        )
+        for risk in everything
     )
     return join_blocks(
         _(
@@ -367,11 +502,18 @@ def write_measures(context: CompositionContext) -> str:
         _("Measures in place:\n\n") + bullets(existing),
         _("Planned measures (action plan):\n\n") + bullets(planned) if planned else None,
         _("Measures against each risk:\n\n") + "\n".join(per_risk),
-        _(
-            "Compliance is demonstrated (Art. 5(2), 24) by this DPIA, the record of processing"
-            " (Art. 30), the processors' Art. 28 agreements and the review cycle below."
-        ),
+        _("Compliance is demonstrated (Art. 5(2), 24) by this DPIA and its review cycle below."),
+        _processors_text(context),
     )
+
+
+def _processors_text(context: CompositionContext) -> str | None:
+    bound = context.flag("processorsBound")
+    if bound is None:
+        return None
+    if bound:
+        return _("Every processor is bound by an Art. 28 agreement (Art. 28(3)).")
+    return to_be_completed(_("an Art. 28 agreement with every processor (Art. 28(3))"))
 
 
 def write_dpo_advice(context: CompositionContext) -> str:
@@ -410,6 +552,7 @@ def write_prior_consultation(context: CompositionContext) -> str:
     risks: RiskAssessment = context.assessment.risks
     if risks.prior_consultation_required:
         names = ", ".join(lower_label(risk.label) for risk in risks.high_residual)
+        submitted = context.value("controllerDecision") == governance.DECISION_SUBMIT
         return _(
             "**Prior consultation is required.** A high residual risk remains "
             "({names}). The processing must not start before the supervisory "
@@ -417,6 +560,10 @@ def write_prior_consultation(context: CompositionContext) -> str:
             "36(3): responsibilities, purposes and means, measures and safeguards, "
             "DPO contact, this DPIA.",
             names=names,
+        ) + (
+            _(" The controller submits this assessment for that consultation (Art. 36(3)(e)).")
+            if submitted
+            else ""
         )
     return _(
         "**Prior consultation is not required**: no residual risk remains high with the"
@@ -432,7 +579,7 @@ def write_review(context: CompositionContext) -> str:
     basis = (
         _("as set by the controller") if given else _("one year from this assessment by default")
     )
-    return _(
+    text = _(
         "This assessment is reviewed by {review_date} ({basis}) and at the "
         "latest whenever the risk represented by the processing changes (Art. "
         "35(11)): new data, purposes, technology, recipients, processors or a "
@@ -440,6 +587,12 @@ def write_review(context: CompositionContext) -> str:
         review_date=escape_inline(review_date),
         basis=basis,
     )
+    if context.value("reviewTriggers"):
+        text += _(
+            " Changes the controller names as triggers of an earlier review: {triggers}.",
+            triggers=context.choice("reviewTriggers"),
+        )
+    return text
 
 
 WRITERS = {

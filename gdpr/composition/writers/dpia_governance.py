@@ -17,6 +17,14 @@ from gdpr.i18n import N_, _
 
 # Option values of the dpoOpinion question (answers are stored as these codes).
 RESERVED_OPINIONS = ("Favourable with reservations", "Unfavourable")
+# Option values of the controllerDecision question (marked for translation there).
+DECISION_START = "Processing may start"
+DECISION_START_AFTER_PLAN = "Processing may start once the action plan is implemented"
+DECISION_SUBMIT = (
+    "Processing may start only after prior consultation of the supervisory authority (Art. 36)"
+)
+DECISION_STOP = "Processing must not start as designed"
+DECISIONS = (DECISION_START, DECISION_START_AFTER_PLAN, DECISION_SUBMIT, DECISION_STOP)
 # A list entry "applies" when the facts show what it names (a hint for the DPO, not a verdict):
 # the facts are the dpia-fact concepts (gdpr/concepts), biometric data the data-category one.
 _FACT_SCHEME = "dpia-fact"
@@ -86,11 +94,12 @@ def write_national_list(context: CompositionContext) -> str:
         )
     code = country_code(country)
     if code is None:
-        return _(
-            "No excerpt of the Art. 35(4) list of {country} is held here: the list "
-            "published by its supervisory authority must be checked, and the "
-            "outcome recorded in the review of this assessment.",
-            country=escape_inline(country),
+        return to_be_completed(
+            _(
+                "whether the processing is on the Art. 35(4) list published by the supervisory"
+                " authority of {country}",
+                country=escape_inline(country),
+            )
         )
     entry = NATIONAL_LISTS[code]
     facts = _facts(context)
@@ -113,7 +122,7 @@ def write_national_list(context: CompositionContext) -> str:
         ),
         table((_("List entry"), _("Applies to this processing?")), rows),
         _(
-            "Source: {source}. Check the full list for entries not shown.",
+            "Source: {source}; the excerpt does not show every entry of the list.",
             source=escape_inline(_(entry.source)),
         ),
     )
@@ -201,24 +210,47 @@ def write_validation(context: CompositionContext) -> str:
         _("- **Validated by:** {name}", name=name or _("not recorded")),
         _("- **Date:** {date}", date=when or _("not recorded")),
     ]
-    risks = getattr(context.assessment, "risks", None)
-    consult = bool(risks and risks.prior_consultation_required)
-    # Compared on the stored code, never on the translated text.
-    raw_decision = context.value("controllerDecision")
-    starts = isinstance(raw_decision, str) and raw_decision.lower().startswith(
-        "processing may start"
-    )
     return join_blocks(
         _(
             "The controller, who remains responsible (Art. 24(1)), validates the assessment in"
             " light of the DPO's advice and the residual risks:"
         ),
         "\n".join(lines),
-        _(
+        _decision_against_finding(context),
+        to_be_completed(", ".join(missing)) if missing else None,
+    )
+
+
+def _decision_against_finding(context: CompositionContext) -> str | None:
+    """What the decision means given the document's own Art. 36(1) finding; a gap when it
+    contradicts that finding."""
+    risks = getattr(context.assessment, "risks", None)
+    if risks is None or not (context.has("processingActivity") and context.has("dataCategories")):
+        return None  # no finding yet (the risks cannot be rated)
+    # Compared on the stored code, never on the translated text.
+    decision = context.value("controllerDecision")
+    if risks.prior_consultation_required and decision == DECISION_SUBMIT:
+        return _(
             "A high residual risk remains: the processing may only start after the prior"
             " consultation of the supervisory authority and within its advice (Art. 36(1)-(2))."
         )
-        if consult and starts
-        else None,
-        to_be_completed(", ".join(missing)) if missing else None,
-    )
+    if risks.prior_consultation_required and decision in (
+        DECISION_START,
+        DECISION_START_AFTER_PLAN,
+    ):
+        return to_be_completed(
+            _(
+                "a decision consistent with this assessment: a high residual risk remains, so"
+                " the processing may not start before the supervisory authority is consulted"
+                " (Art. 36(1)); submit it for prior consultation, or lower the residual risk"
+                " with further measures and rate it again"
+            )
+        )
+    if not risks.prior_consultation_required and decision == DECISION_SUBMIT:
+        return to_be_completed(
+            _(
+                "the reason for consulting the supervisory authority although no residual risk"
+                " remains high (Art. 36(1)), or the residual ratings that make it high"
+            )
+        )
+    return None

@@ -163,8 +163,9 @@ def write_retention(context: CompositionContext) -> str:
 
 def _portability_line(rights: ApplicableRights) -> str | None:
     text = _(
-        "receive the personal data you provided to us in a structured, commonly used and"
-        " machine-readable format and have it transmitted to another controller (Art. 20)"
+        "**Right to data portability** (Art. 20): you may receive the personal data you"
+        " provided to us in a structured, commonly used and machine-readable format and have"
+        " it transmitted to another controller"
     )
     if rights.portability is True:
         return text + _(" - for the processing based on your consent or on a contract")
@@ -179,19 +180,29 @@ def _portability_line(rights: ApplicableRights) -> str | None:
 def write_rights(context: CompositionContext) -> str:
     channel = context.choice("rightsRequestChannel")
     rights = rights_of(context)
+    # Each right by its title in the GDPR (Art. 15-21 headings), then what it lets you do.
     entries = [
-        _("access your data and receive a copy (Art. 15)"),
-        _("have inaccurate data rectified (Art. 16)"),
-        _("have your data erased (Art. 17)"),
-        _("restrict processing (Art. 18)"),
+        _(
+            "**Right of access by the data subject** (Art. 15): you may access your data and"
+            " receive a copy"
+        ),
+        _("**Right to rectification** (Art. 16): you may have inaccurate data rectified"),
+        _(
+            "**Right to erasure ('right to be forgotten')** (Art. 17): you may have your data"
+            " erased"
+        ),
+        _(
+            "**Right to restriction of processing** (Art. 18): you may have the processing of"
+            " your data restricted"
+        ),
     ]
     portability = _portability_line(rights)
     if portability:
         entries.append(portability)
     if rights.objection is not False or rights.direct_marketing_objection:
-        entries.append(_('object to processing: see "Your right to object" below (Art. 21)'))
+        entries.append(_('**Right to object** (Art. 21): see "Your right to object" below'))
     if rights.withdraw_consent is not False:
-        entries.append(_('withdraw your consent: see "Withdrawing consent" below (Art. 7(3))'))
+        entries.append(_('**Withdrawal of consent** (Art. 7(3)): see "Withdrawing consent" below'))
     not_applicable = []
     if rights.portability is False:
         not_applicable.append(
@@ -201,7 +212,7 @@ def write_rights(context: CompositionContext) -> str:
             )
         )
     return join_blocks(
-        _("You have the right to:"),
+        _("You have the following rights:"),
         "\n".join(f"- {entry}" for entry in entries),
         *not_applicable,
         _("We answer within one month, free of charge (Art. 12(3), 12(5)).")
