@@ -17,6 +17,7 @@ from gdpr.composition.assessments.breach_deadline import iso_z
 from gdpr.composition.assessments.dpia_risk import RiskRating
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.context import CompositionContext
+from gdpr.composition.establishment import controller_holidays
 from gdpr.composition.periods import response_deadline
 from gdpr.composition.rights import ApplicableRights
 from gdpr.composition.special_categories import sensitive_data
@@ -140,8 +141,8 @@ def data_subject_request_form(context: CompositionContext) -> Conclusions:
     received = context.value("receivedAt")
     if received is None:
         return conclusions
-    holidays = {_as_date(day) for day in context.items("publicHolidays")}
-    deadline = response_deadline(_as_date(received), extra_holidays=holidays)
+    # The form's own calendar: the controller's Member State and region, days added/removed.
+    deadline = response_deadline(_as_date(received), holidays=controller_holidays(context))
     conclusions.decisions["extensionInvoked"] = bool(context.flag("extensionNeeded"))
     conclusions.deadlines = {
         "requestReceived": deadline.received.isoformat(),

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-# The one country finder of the assessment (concepts too): EEA countries only for now;
-# gdpr.countries.find_country (any country) takes its place once it is merged.
-from gdpr.authorities import find_country as find_country
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.inputs import Transfer
 from gdpr.composition.transfers import adequacy_decision
+
+# The one country finder of the assessment (concepts too): any country, in any language.
+from gdpr.countries import find_country as find_country
 
 
 class TransferEntry(TypedDict):
