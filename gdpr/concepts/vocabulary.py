@@ -14,7 +14,13 @@ not a letter or digit a space):
   "berechtigtes Interesse", "health" matches "healthcare" (plurals and inflections);
 - a leading "~" lets the first word start inside a word of the text, for compounds whose head
   comes last: "~gesundheit" matches "Mitarbeitergesundheitsdaten";
-- a leading "=" makes every word match a whole word only: "=eu" does not match "euro".
+- a leading "=" makes every word match a whole word only: "=eu" does not match "euro";
+- "..." between two words lets up to three other words stand between them:
+  "registr ... acces" matches "Registro centralizado de los accesos" (Romance languages put
+  adjectives and articles where English has none);
+- a leading "!" makes an exception: the concept is not named by a match that lies inside the
+  exception's match ("!coordonnees bancair" under contact data: bank details are not a way
+  to contact someone).
 """
 
 from __future__ import annotations
@@ -41,18 +47,30 @@ def fold(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", bare).split())
 
 
+_GAP = rf"(?:[{_WORD_CHAR}]+ ){{0,3}}"
+
+
 def _term_pattern(term: str) -> str:
     inside = term.startswith("~")
     whole = term.startswith("=")
-    words = fold(term.lstrip("~=")).split()
-    if not words:
-        raise ValueError(f"Empty term {term!r}")
-    parts = []
+    words = [
+        part
+        for word in term.lstrip("~=").split()
+        for part in ([word] if word == "..." else fold(word).split())
+    ]
+    if not words or "..." in (words[0], words[-1]):
+        raise ValueError(f"Empty term or a gap at its edge: {term!r}")
+    pattern = ""
     for index, word in enumerate(words):
+        if index and words[index - 1] != "...":
+            pattern += " "
+        if word == "...":
+            pattern += _GAP
+            continue
         start = "" if (inside and index == 0) else rf"(?<![{_WORD_CHAR}])"
         end = rf"(?![{_WORD_CHAR}])" if whole else rf"[{_WORD_CHAR}]*"
-        parts.append(f"{start}{re.escape(word)}{end}")
-    return " ".join(parts)
+        pattern += f"{start}{re.escape(word)}{end}"
+    return pattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +84,18 @@ class Concept:
     group: str | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
+    exceptions: re.Pattern[str] | None = None
 
     def matches(self, folded: str) -> bool:
-        return self.pattern is not None and self.pattern.search(folded) is not None
+        if self.pattern is None:
+            return False
+        if self.exceptions is None:
+            return self.pattern.search(folded) is not None
+        excepted = [match.span() for match in self.exceptions.finditer(folded)]
+        return any(
+            not any(start <= m.start() and m.end() <= end for start, end in excepted)
+            for m in self.pattern.finditer(folded)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +129,9 @@ class Scheme:
 
 def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
     terms = {language: tuple(words) for language, words in entry.get("terms", {}).items()}
-    patterns = [_term_pattern(term) for words in terms.values() for term in words]
+    every = [term for words in terms.values() for term in words]
+    patterns = [_term_pattern(term) for term in every if not term.startswith("!")]
+    exceptions = [_term_pattern(term[1:]) for term in every if term.startswith("!")]
     return Concept(
         scheme=scheme,
         code=entry["code"],
@@ -111,6 +140,7 @@ def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
         group=entry.get("group"),
         attributes=dict(entry.get("attributes", {})),
         pattern=re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None,
+        exceptions=re.compile("|".join(f"(?:{p})" for p in exceptions)) if exceptions else None,
     )
 
 

@@ -39,3 +39,20 @@ def test_health_data_is_recognised_in_every_language_and_in_compounds(wording: s
 def test_a_whole_word_term_does_not_match_inside_a_longer_word() -> None:
     assert "national-identifier" not in recognise("data-category", "Snippets")
     assert recognise("data-category", "") == ()
+
+
+def test_the_scheme_files_are_in_the_one_layout() -> None:
+    from gdpr.concepts.tidy import main
+
+    assert main(["--check"]) == 0, "run: python -m gdpr.concepts.tidy"
+
+
+def test_an_exception_term_keeps_bank_details_out_of_contact_data() -> None:
+    assert "contact" not in recognise("data-category", "Salaire et coordonnées bancaires")
+    assert "financial" in recognise("data-category", "Salaire et coordonnées bancaires")
+    assert "contact" in recognise("data-category", "Coordonnées et coordonnées bancaires")
+
+
+def test_a_gap_lets_articles_and_adjectives_stand_between_two_words() -> None:
+    wording = "Registro centralizado de los accesos a los ficheros de nóminas"
+    assert "logging" in recognise("security-measure", wording)
