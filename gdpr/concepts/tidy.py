@@ -22,7 +22,9 @@ def _dump(value: Any) -> str:
 def tidy(data: dict[str, Any]) -> str:
     """The canonical text of one scheme file."""
     lines = ["{"]
-    lines += [f"  {_dump(key)}: {_dump(value)}," for key, value in data.items() if key != "concepts"]
+    lines += [
+        f"  {_dump(key)}: {_dump(value)}," for key, value in data.items() if key != "concepts"
+    ]
     lines.append('  "concepts": [')
     blocks = []
     for concept in data["concepts"]:
