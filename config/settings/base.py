@@ -271,6 +271,8 @@ SPECTACULAR_SETTINGS = {
         "VendorRoleEnum": "register.models.VendorRole",
         "DpaStatusEnum": "register.models.DpaStatus",
         "RecipientRoleEnum": "gdpr.composition.inputs.RECIPIENT_ROLES",
+        # The CNIL map zones of the assessment: a risk's level before and after measures.
+        "RiskLevelEnum": "legal_documents.serializers.RISK_LEVELS",
     },
 }
 
