@@ -192,7 +192,8 @@ def _named_in_words(folded: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     rest = folded
     letters: list[str] = []
     for concept in scheme("art9-condition").concepts:
-        if concept.pattern is None or not concept.pattern.search(folded):
+        # matches(), not the bare pattern: an exception term ("without explicit consent") holds.
+        if concept.pattern is None or not concept.matches(folded):
             continue
         letters.append(str(concept.attributes["letter"]))
         if concept.attributes.get("notBasis"):
