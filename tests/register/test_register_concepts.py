@@ -5,13 +5,21 @@ recipient of a country is the transfer mechanism in documents as in the report."
 
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
+
 import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import Actor
 from compliance.report import register_report
 from gdpr.assessment import assess
 from legal_documents.register_inputs import resolve_register_inputs
+from organizations.admin_access import admin_access_grant
 from register import services
 from register.models import ProcessingActivity
 from tests.legal_documents.test_api import generate_now
@@ -242,3 +250,88 @@ def test_a_us_vendor_with_no_mechanism_still_needs_one_in_the_document_and_the_r
     assessment = assess(document_type="RECORD_OF_PROCESSING", inputs=inputs)
     assert any(t["needsSafeguard"] for t in assessment["transfers"])
     assert "transfer-without-mechanism" in _kinds(dpo.organization)
+
+
+# --- 2. the admin offers the codes and shows what each entry is recognised as -----------------
+def _staff_client(caller) -> Client:  # type: ignore[no-untyped-def]
+    admin_access_grant(membership=caller.membership, actor=ACTOR)
+    client = Client()
+    client.force_login(caller.membership.user)
+    return client
+
+
+def _visible(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def test_the_admin_form_lists_the_codes_with_their_labels_and_the_object_form(dpo):
+    client = _staff_client(dpo)
+
+    html = client.get(reverse("admin:register_processingactivity_add")).content.decode()
+
+    text = _visible(html)
+    assert "health: data concerning health" in text
+    assert "criminal-convictions-and-offences: criminal convictions and offences" in text
+    assert "access-control: Access control" in text
+    assert "human-review: human review" in text  # a rights-measure family
+    assert '{"name": "Gesundheitsdaten", "category": "health"}' in text
+    assert '{"name": "Zutrittskontrolle", "family": "access-control"}' in text
+
+
+def test_the_admin_form_lists_the_labels_in_the_dpos_language(dpo):
+    client = _staff_client(dpo)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+
+    html = client.get(reverse("admin:register_processingactivity_add")).content.decode()
+
+    assert "health: Gesundheitsdaten" in _visible(html)
+
+
+def test_the_change_form_shows_what_each_entry_is_recognised_as(dpo):
+    activity = _activity(
+        dpo.organization,
+        data_categories=["Gesundheitsdaten", "Xylophon", NOTES, "E-Mail-Adresse"],
+        special_categories=["Sonstiges"],
+        security_measures=["Verschlüsselung", DOOR, "Kaffeemaschine"],
+    )
+    client = _staff_client(dpo)
+
+    html = client.get(
+        reverse("admin:register_processingactivity_change", args=[activity.pk])
+    ).content.decode()
+
+    text = _visible(html)
+    for shown in (
+        "Gesundheitsdaten → health (Art. 9(1))",
+        "Xylophon → needs classification",
+        "Notizen → health (Art. 9(1))",
+        "E-Mail-Adresse → contact",
+        "Sonstiges → special category (Art. 9(1)), concept not recognised",
+        "Verschlüsselung → encryption",
+        "Zutrittsschutz → access-control",
+        "Kaffeemaschine → no family recognised",
+    ):
+        assert shown in text, shown
+
+
+def test_the_admin_saves_an_entry_naming_its_concept(dpo):
+    client = _staff_client(dpo)
+    form = {
+        "name": "Beratung", "reference": "", "description": "", "owner": "", "role": "controller",
+        "consent_withdrawal": "", "next_review_date": "", "purposes": '["Beratung"]',
+        "legal_bases": '["Art. 6(1)(b)"]', "data_subjects": "[]",
+        "data_categories": json.dumps([NOTES]), "special_categories": "[]",
+        "art9_conditions": "[]", "retention": "[]", "security_measures": json.dumps([DOOR]),
+        "systems": "[]", "recipients": "[]", "joint_controllers": "[]", "dpia_screening": "{}",
+    }  # fmt: skip
+
+    refused = client.post(
+        reverse("admin:register_processingactivity_add"),
+        {**form, "data_categories": json.dumps([{"name": "Notizen", "category": "gesund"}])},
+    )
+    saved = client.post(reverse("admin:register_processingactivity_add"), form)
+
+    assert refused.status_code == 200 and "gesund" in refused.content.decode()
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    activity = ProcessingActivity.objects.get(name="Beratung")
+    assert (activity.data_categories, activity.security_measures) == ([NOTES], [DOOR])
