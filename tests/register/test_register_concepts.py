@@ -149,12 +149,12 @@ def test_the_whole_register_record_keeps_each_activitys_codes(dpo):
     ).inputs
 
     assessment = assess(document_type="RECORD_OF_PROCESSING", inputs=inputs)
-    decisions = {
-        activity["concepts"][0]["wording"]: activity["decisions"]
+    [notes] = [
+        activity
         for activity in assessment["activities"]
-        if activity["concepts"]
-    }
-    assert decisions["Notizen"]["specialCategoriesWithoutCondition"] is True
+        if any(e["wording"] == "Notizen" for e in activity["concepts"] + activity["unclassified"])
+    ]
+    assert notes["decisions"]["specialCategoriesWithoutCondition"] is True
 
 
 def test_a_special_category_named_by_its_concept_reaches_a_dpa_and_a_privacy_policy(dpo):
