@@ -22,6 +22,7 @@ from typing import Any
 
 from gdpr.composition.recognition import is_in_eea, recognise_legal_basis
 from gdpr.composition.register import REGISTER_ACTIVITIES
+from gdpr.composition.transfers import covering_adequacy
 from legal_documents.exceptions import UnknownRegisterEntries
 from legal_documents.inputs.registry import get_document_type
 from register.models import ActivityRole, ProcessingActivity, Transfer, Vendor, VendorRole
@@ -70,6 +71,18 @@ def _texts(values: Iterable[Any] | None) -> list[str]:
     return list(dict.fromkeys(text for text in map(_text, values or []) if text))
 
 
+def _named(values: Iterable[Any] | None, *, code_key: str) -> list[Any]:
+    """Texts, and `{name, <code_key>}` kept as such: the concept the DPO named (a
+    data-category code, a measure family) reaches the document, not only its wording."""
+    entries: list[Any] = []
+    for value in values or []:
+        if isinstance(value, Mapping) and value.get(code_key) and _text(value.get("name") or ""):
+            entries.append({"name": _text(value["name"]), code_key: str(value[code_key])})
+        elif text := _text(value):
+            entries.append(text)
+    return _dedupe(entries)
+
+
 def _basis(value: Any) -> str:
     """A legal basis entry ({code, wording} or text) as text the recognition reads."""
     if isinstance(value, Mapping):
@@ -111,8 +124,19 @@ def _retention(values: Iterable[Any] | None) -> list[Any]:
     return rules
 
 
-def _mechanism(code: str, wording: str) -> str | None:
-    return (wording or code or "").strip() or None
+ADEQUACY = "adequacy-decision"
+
+
+def _mechanism(code: str, wording: str, *, country: str | None) -> str | None:
+    """The recorded mechanism; else, for a country an adequacy decision covers whoever the
+    recipient (Art. 45(1)), that decision, as the register report counts it
+    (compliance.report.transfers_without_mechanism): document and report agree."""
+    given = (wording or code or "").strip()
+    if given:
+        return given
+    if country and not is_in_eea(country) and covering_adequacy(country):
+        return ADEQUACY
+    return None
 
 
 def _recipient(value: Any) -> Any:
@@ -122,6 +146,8 @@ def _recipient(value: Any) -> Any:
     safeguard = value.get("safeguard") or value.get("mechanism")
     if safeguard:
         recipient["safeguard"] = _text(safeguard)
+    elif mechanism := _mechanism("", "", country=recipient.get("country")):
+        recipient["safeguard"] = mechanism
     return recipient if recipient.get("name") else _text(value)
 
 
@@ -132,7 +158,9 @@ def vendor_recipient(vendor: Vendor) -> dict[str, str]:
         recipient["role"] = role
     if vendor.country:
         recipient["country"] = vendor.country
-        mechanism = _mechanism(vendor.transfer_mechanism, vendor.transfer_mechanism_wording)
+        mechanism = _mechanism(
+            vendor.transfer_mechanism, vendor.transfer_mechanism_wording, country=vendor.country
+        )
         if mechanism and not is_in_eea(vendor.country):
             recipient["safeguard"] = mechanism
     return recipient
@@ -140,7 +168,7 @@ def vendor_recipient(vendor: Vendor) -> dict[str, str]:
 
 def transfer_input(transfer: Transfer, *, role: str | None = None) -> dict[str, str]:
     entry = {"country": transfer.country, "recipient": transfer.recipient}
-    mechanism = _mechanism(transfer.mechanism, transfer.mechanism_wording)
+    mechanism = _mechanism(transfer.mechanism, transfer.mechanism_wording, country=transfer.country)
     if mechanism:
         entry["safeguard"] = mechanism
     if transfer.details:
@@ -185,10 +213,10 @@ def activity_facts(activity: ProcessingActivity) -> dict[str, Any]:
         "purposeLegalBases": purpose_bases,
         "legalBasis": list(dict.fromkeys(basis for basis in bases if basis)),
         "dataSubjects": _texts(activity.data_subjects),
-        "dataCategories": _texts(activity.data_categories),
-        "specialCategories": _texts(activity.special_categories),
+        "dataCategories": _named(activity.data_categories, code_key="category"),
+        "specialCategories": _named(activity.special_categories, code_key="category"),
         "retentionPeriods": _retention(activity.retention),
-        "securityMeasures": _texts(activity.security_measures),
+        "securityMeasures": _named(activity.security_measures, code_key="family"),
         "recipients": _dedupe(
             [*map(_recipient, activity.recipients or []), *map(vendor_recipient, vendors)]
         ),
@@ -279,7 +307,9 @@ def dpa_facts(vendor: Vendor, facts: list[dict[str, Any]]) -> dict[str, Any]:
     transfers = [transfer_input(t, role="processor") for t in vendor.transfers.all()]
     if vendor.country and not is_in_eea(vendor.country):
         entry = {"country": vendor.country, "recipient": vendor.name, "role": "processor"}
-        mechanism = _mechanism(vendor.transfer_mechanism, vendor.transfer_mechanism_wording)
+        mechanism = _mechanism(
+            vendor.transfer_mechanism, vendor.transfer_mechanism_wording, country=vendor.country
+        )
         if mechanism:
             entry["safeguard"] = mechanism
         transfers.insert(0, entry)
@@ -300,7 +330,8 @@ def dpa_facts(vendor: Vendor, facts: list[dict[str, Any]]) -> dict[str, Any]:
         "securityMeasures": _union(facts, "securityMeasures"),
         "subprocessors": [_sub_processor(value) for value in vendor.sub_processors or []],
         "thirdCountryTransfers": _dedupe(transfers),
-        "sensitiveData": "; ".join(special),
+        # The agreement's own text field: the wordings (the codes stay in dataCategories).
+        "sensitiveData": "; ".join(_texts(special)),
     }
     return {key: value for key, value in merged.items() if value not in (None, "", [], {})}
 

@@ -28,6 +28,12 @@ from common.domain import DomainError
 from gdpr.composition.recognition import TRANSFER_SAFEGUARDS, is_in_eea, recognise_safeguard
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
 from register import services
+from register.concept_help import (
+    category_recognised,
+    data_category_help,
+    measure_help,
+    measure_recognised,
+)
 from register.models import ProcessingActivity, Transfer, Vendor
 from register.selectors import dpia_screening, wording
 from register.serializers import ProcessingActivitySerializer, VendorSerializer
@@ -81,6 +87,17 @@ class ActivityForm(RegisterEntryForm):
         model = ProcessingActivity
         fields = sorted(services.ACTIVITY_FIELDS)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The codes an entry may name, in the user's language (built per request).
+        for name, help_text in (
+            ("data_categories", data_category_help()),
+            ("special_categories", data_category_help()),
+            ("security_measures", measure_help()),
+        ):
+            if name in self.fields:
+                self.fields[name].help_text = help_text
+
 
 class VendorForm(RegisterEntryForm):
     api_serializer = VendorSerializer
@@ -124,6 +141,14 @@ def _links(rows: Any, url_name: str) -> str:
         return "—"
     return format_html("<ul class='register-links'>{}</ul>", format_html_join(
         "", "<li><a href='{}'>{}</a></li>", items
+    ))  # fmt: skip
+
+
+def _lines(texts: list[str]) -> str:
+    if not texts:
+        return "—"
+    return format_html("<ul class='register-concepts'>{}</ul>", format_html_join(
+        "", "<li>{}</li>", ((text,) for text in texts)
     ))  # fmt: skip
 
 
@@ -210,7 +235,10 @@ class ProcessingActivityAdmin(RegisterEntryAdmin):
     date_hierarchy = "next_review_date"
     list_per_page = 50
     filter_horizontal = ["vendors"]
-    readonly_fields = ["revision", "vendor_links", "transfer_links", "created_at", "updated_at"]
+    readonly_fields = [
+        "revision", "vendor_links", "transfer_links", "category_concepts", "measure_concepts",
+        "created_at", "updated_at",
+    ]  # fmt: skip
     history_list_display = ["revision"]
     fieldsets = [
         (None, {"fields": ["name", "reference", "description", "owner", "role", "revision"]}),
@@ -218,15 +246,15 @@ class ProcessingActivityAdmin(RegisterEntryAdmin):
             "purposes", "legal_bases", "consent_withdrawal",
         ]}),
         (_("Data"), {"fields": [
-            "data_subjects", "data_categories", "special_categories", "art9_conditions",
-            "retention",
+            "data_subjects", "data_categories", "special_categories", "category_concepts",
+            "art9_conditions", "retention",
         ]}),
         (_("Recipients and vendors"), {"fields": [
             "vendors", "vendor_links", "recipients", "transfer_links", "joint_controllers",
         ]}),
         (_("Security, DPIA and review"), {"fields": [
-            "security_measures", "systems", "dpia_screening", "next_review_date",
-            "created_at", "updated_at",
+            "security_measures", "measure_concepts", "systems", "dpia_screening",
+            "next_review_date", "created_at", "updated_at",
         ]}),
     ]  # fmt: skip
 
@@ -254,6 +282,21 @@ class ProcessingActivityAdmin(RegisterEntryAdmin):
     @admin.display(description=_("DPIA required"), boolean=True)
     def dpia_required(self, activity: ProcessingActivity) -> bool:
         return dpia_screening(activity).required
+
+    @admin.display(description=_("Data categories recognised as"))
+    def category_concepts(self, activity: ProcessingActivity) -> str:
+        shown = [
+            *(category_recognised(entry) for entry in activity.data_categories or []),
+            *(
+                category_recognised(entry, declared_special=True)
+                for entry in activity.special_categories or []
+            ),
+        ]
+        return _lines(shown)
+
+    @admin.display(description=_("Measures recognised as"))
+    def measure_concepts(self, activity: ProcessingActivity) -> str:
+        return _lines([measure_recognised(entry) for entry in activity.security_measures or []])
 
     @admin.display(description=_("Vendor pages"))
     def vendor_links(self, activity: ProcessingActivity) -> str:

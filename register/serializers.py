@@ -1,8 +1,9 @@
 """API shapes of the register: camelCase names, list fields as in the structured create body.
 
 A list entry is a plain text or an object (a recipient `{name, role, country, safeguard}`, a
-retention rule `{category, period, criteria}` ...), validated by the same fields as the
-document create body (`common.gdpr_inputs`). Legal bases and Art. 9(2) conditions are stored
+retention rule `{category, period, criteria}`, a data category `{name, category}`, a measure
+`{name, family}` ...), validated by the same fields as the document create body
+(`common.gdpr_inputs`, `common.concept_inputs`). Legal bases and Art. 9(2) conditions are stored
 as `{code, wording}` (register.fields); a vendor's transfer mechanism as its code and wording.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from common.concept_inputs import data_category_list, security_measure_list
 from common.gdpr_inputs import (
     DpiaScreeningFields,
     RecipientSerializer,
@@ -97,13 +99,13 @@ class ProcessingActivitySerializer(serializers.ModelSerializer):
     )
     legalBases = entry_list(LegalBasisEntryField(), source="legal_bases")  # noqa: N815
     dataSubjects = text_list(source="data_subjects")  # noqa: N815
-    dataCategories = text_list(source="data_categories")  # noqa: N815
-    specialCategories = text_list(source="special_categories")  # noqa: N815
+    dataCategories = data_category_list(source="data_categories")  # noqa: N815
+    specialCategories = data_category_list(source="special_categories")  # noqa: N815
     art9Conditions = entry_list(Art9ConditionField(), source="art9_conditions")  # noqa: N815
     retention = string_or_object_list(
         RetentionSerializer, help_text="Texts, or {category, period, criteria}."
     )
-    securityMeasures = text_list(source="security_measures")  # noqa: N815
+    securityMeasures = security_measure_list(source="security_measures")  # noqa: N815
     systems = text_list()
     recipients = string_or_object_list(
         RecipientSerializer,
