@@ -161,6 +161,7 @@ class UnclassifiedSerializer(serializers.Serializer):
 
 
 RISK_LEVELS = ["low", "medium-likely", "medium-severe-impact", "high"]
+BREACH_RISK_LEVELS = ["unlikely", "risk", "high"]
 
 
 class RiskRatingSerializer(serializers.Serializer):
@@ -176,7 +177,7 @@ class RiskRatingSerializer(serializers.Serializer):
 
 
 class BreachRatingSerializer(serializers.Serializer):
-    riskLevel = serializers.ChoiceField(choices=["unlikely", "risk", "high"])  # noqa: N815
+    riskLevel = serializers.ChoiceField(choices=BREACH_RISK_LEVELS)  # noqa: N815
 
 
 class RatingsSerializer(serializers.Serializer):

@@ -272,7 +272,8 @@ SPECTACULAR_SETTINGS = {
         "DpaStatusEnum": "register.models.DpaStatus",
         "RecipientRoleEnum": "gdpr.composition.inputs.RECIPIENT_ROLES",
         # The CNIL map zones of the assessment: a risk's level before and after measures.
-        "RiskLevelEnum": "legal_documents.serializers.RISK_LEVELS",
+        "CnilRiskLevelEnum": "legal_documents.serializers.RISK_LEVELS",
+        "BreachRiskLevelEnum": "legal_documents.serializers.BREACH_RISK_LEVELS",
     },
 }
 

@@ -98,6 +98,12 @@ def with_payload(field: serializers.Field, value: Any) -> Any:
         return value
     if isinstance(field, serializers.ListSerializer):
         child = field.child
+        required_non_text = [
+            sub for sub in child.fields.values()
+            if sub.required and not isinstance(sub, serializers.CharField | StringOrObjectField)
+        ]  # fmt: skip
+        if not value and required_non_text:
+            return value  # an absent list of objects with numbers (riskRatings) stays absent
         items = value or [{}]
         # An absent optional choice stays absent: null is not a value the API accepts.
         return [

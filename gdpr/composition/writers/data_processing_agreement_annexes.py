@@ -34,7 +34,7 @@ from gdpr.composition.transfers import (
     describe_instrument,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
-from gdpr.i18n import N_, _, current_language
+from gdpr.i18n import N_, _, current_language, punct
 
 # Annex III must describe these Art. 32(1) families; "testing" is 32(1)(d).
 REQUIRED_FAMILIES = ("encryption", "access-control", "backup", "testing")
@@ -544,7 +544,7 @@ def write_signatures(context: CompositionContext) -> str:
     blank = escape_inline(BLANK)
     blocks = [
         join_blocks(
-            f"**{role}:** {name or blank}",
+            f"**{role}{punct(':')}** {name or blank}",
             _("Place, date: ") + blank,
             _("Signature: ") + blank,
             _("Name and position: ") + (signatory or blank),
