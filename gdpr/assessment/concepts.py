@@ -15,10 +15,11 @@ from gdpr.assessment.transfers import find_country
 from gdpr.composition.assessments.dpia_rights_risks import _present as rights_measures
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.context import CompositionContext
-from gdpr.composition.inputs import RECIPIENT_ROLES, Recipient, Transfer
+from gdpr.composition.inputs import RECIPIENT_ROLES, DataCategory, Measure, Recipient, Transfer
 from gdpr.composition.recognition import recognise_legal_basis, recognise_safeguard
 from gdpr.composition.special_categories import sensitive_data
 from gdpr.composition.writers.dpia_governance import actions
+from gdpr.concepts import codes as scheme_codes
 from gdpr.concepts import recognise
 
 # The schemes named in `concepts[].scheme` (gdpr.concepts schemes keep their file's name).
@@ -122,14 +123,28 @@ def _category_wordings(context: CompositionContext) -> Iterator[tuple[str, str]]
             yield f"{key}.{entry_key}", wording
 
 
+def _stated(context: CompositionContext, fields: Iterable[str]) -> dict[tuple[str, str], str]:
+    """(field, wording) -> the concept the DPO named (`{name, category}` / `{name, family}`)."""
+    stated = {}
+    for key in fields:
+        for item in context.items(key):
+            code = item.code if isinstance(item, DataCategory) else None
+            code = item.family if isinstance(item, Measure) else code
+            if code:
+                stated[(key, " ".join(item.name.split()))] = code
+    return stated
+
+
 def collect_data_categories(context: CompositionContext, into: Collector) -> None:
     """Each category's concept, and the Art. 9(1) / Art. 10 group `sensitive_data` finds."""
+    stated = _stated(context, _CATEGORY_FIELDS)
     for field, wording in _category_wordings(context):
+        code = stated.get((field, wording))
         into.add(
             field=field,
             wording=wording,
             scheme=DATA_CATEGORY,
-            codes=recognise(DATA_CATEGORY, wording),
+            codes=[code] if code else recognise(DATA_CATEGORY, wording),
         )
     found = sensitive_data(context)
     declared = set(texts(context.items("specialCategories")))
@@ -152,18 +167,21 @@ def measure_wordings(context: CompositionContext) -> Iterator[tuple[str, str]]:
 def collect_measures(context: CompositionContext, into: Collector) -> None:
     """Each measure's Art. 32 families and the risks-to-rights measures it is (a DPIA's
     rating lowers those risks by them); unclassified when it is neither."""
+    stated = _stated(context, _MEASURE_FIELDS)
     for field, wording in measure_wordings(context):
+        family = stated.get((field, wording))
+        in_security = family in scheme_codes(SECURITY_MEASURE)
         security = into.found(
             field=field,
             wording=wording,
             scheme=SECURITY_MEASURE,
-            codes=classify_measures([wording]),
+            codes=([family] if in_security else []) if family else classify_measures([wording]),
         )
         rights = into.found(
             field=field,
             wording=wording,
             scheme=RIGHTS_MEASURE,
-            codes=rights_measures([wording]),
+            codes=([] if in_security else [family]) if family else rights_measures([wording]),
         )
         if not security and not rights:
             into.missed(field=field, wording=wording, scheme=SECURITY_MEASURE)

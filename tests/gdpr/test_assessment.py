@@ -124,3 +124,20 @@ def test_a_whole_register_is_assessed_activity_by_activity() -> None:
         now=FIXED_NOW,
     )
     assert [a["decisions"]["specialCategories"] for a in found["activities"]] == [False, True]
+
+
+def test_a_concept_named_by_the_dpo_is_a_concept_of_the_assessment_not_unclassified():
+    from gdpr.assessment import assess
+
+    result = assess(
+        document_type="DPIA",
+        inputs={
+            "companyName": "Acme",
+            "dataCategories": [{"name": "Notizen", "category": "health"}],
+            "securityMeasures": [{"name": "Kaffeemaschine", "family": "access-control"}],
+        },
+    )
+    assert result["unclassified"] == []
+    codes = {(c["field"], c["code"]) for c in result["concepts"]}
+    assert ("dataCategories", "health") in codes
+    assert ("securityMeasures", "access-control") in codes
