@@ -6,6 +6,11 @@ second statement of the same transaction (measured in bench/bench_audit_append.p
 the chain's advisory lock is still held. The upsert only ever moves a checkpoint forward
 all the same (event ids grow along a chain, since they are drawn under that lock).
 
+Before it signs a new head, the append checks that the chain still ends in the signed one
+(`head_problem`): a chain rewritten or cut at its tail in SQL is then not signed over (the
+checkpoint stays where it was, so `verify_audit_chain` keeps reporting the break), and the
+refusal is logged as an error for the operator.
+
 What a checkpoint cannot show: that events after it were removed together with a rollback
 of the checkpoint row to an older signed value kept by the attacker, or that events were
 inserted at the tail in SQL before the next legitimate append signed over them. Detecting
@@ -14,6 +19,7 @@ those needs the head kept outside the database (an RFC 3161 time-stamp, an expor
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -75,3 +81,42 @@ def checkpoint_problem(checkpoint: Any | None) -> str | None:
         signature=Signature(key_id=checkpoint.key_id, value=checkpoint.signature),
     )
     return f"signed checkpoint: {problem}" if problem else None
+
+
+@dataclass(frozen=True)
+class StoredCheckpoint:
+    """A checkpoint row as `audit_chain_head` returns it (the fields `checkpoint_problem` reads)."""
+
+    chain: str
+    head_event_id: int
+    head_hash: str
+    signed_at: datetime
+    key_id: str
+    signature: str
+
+
+def head_problem(
+    *,
+    head_event_id: int | None,
+    head_hash: str | None,
+    checkpoint: StoredCheckpoint | None,
+) -> str | None:
+    """None when the chain ends in its validly signed checkpoint (or is empty and unsigned).
+
+    Read under the chain's lock just before a new head is signed: anything else means the
+    chain was changed below the service since the last append.
+    """
+    if head_event_id is None:
+        if checkpoint is None:
+            return None
+        return "the chain is empty but has a signed head: its events were removed"
+    problem = checkpoint_problem(checkpoint)
+    if problem is not None:
+        return problem
+    assert checkpoint is not None  # checkpoint_problem reports a missing one
+    if checkpoint.head_event_id != head_event_id or checkpoint.head_hash != head_hash:
+        return (
+            f"the chain ends in event {head_event_id}, not in its signed head "
+            f"(event {checkpoint.head_event_id}): events were removed or rewritten"
+        )
+    return None

@@ -1,7 +1,8 @@
-"""The audit trail: append-only events, each chained to the previous one by SHA-256.
+"""The audit trail: append-only events, each chained to the previous one by a keyed hash.
 
-Every event stores the hash of its own content and the hash of the event before it in the
-same organization, so an edited or deleted row breaks the chain where it happened
+Every event stores its hash (a MAC with the evidence key of its content and the hash of
+the event before it in the same organization; audit.chain) and that predecessor's hash, so
+an edited or deleted row breaks the chain where it happened
 (`python manage.py verify_audit_chain`). Updates and deletes are refused by the model and,
 below Django, by a database trigger (see the migration).
 """
@@ -61,6 +62,9 @@ class AuditEvent(models.Model):
     details = models.JSONField(default=dict, blank=True)
     previous_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    # Which evidence key made `hash` (common.evidence.key_id); empty for events written
+    # before links were keyed, whose hash is plain SHA-256 (audit.chain).
+    link_key_id = models.CharField(max_length=32, blank=True, default="")
 
     objects = AuditEventQuerySet.as_manager()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -12,9 +13,18 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
-from audit.chain import ChainBreak, content_hash, first_break
-from audit.checkpoints import UPSERT_SQL, chain_name, checkpoint_problem, checkpoint_row
+from audit.chain import GENESIS_HASH, ChainBreak, content_hash, first_break, keyed_link
+from audit.checkpoints import (
+    UPSERT_SQL,
+    StoredCheckpoint,
+    chain_name,
+    checkpoint_problem,
+    checkpoint_row,
+    head_problem,
+)
 from audit.models import AuditEvent, ChainCheckpoint, Outcome
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -73,29 +83,87 @@ def event_content(
     }
 
 
+HEAD_SQL = "SELECT * FROM audit_chain_head(%s, %s, %s)"
+INSERT_SQL = (
+    "INSERT INTO audit_auditevent (id, organization_id, at, actor, actor_user_id, action, "
+    "object_type, object_id, outcome, ip, details, previous_hash, hash, link_key_id) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::inet, %s::jsonb, %s, %s, %s)"
+)
+# The event and its signed head in one statement: one round trip after the head was read.
+INSERT_AND_SIGN_SQL = "WITH event AS (" + INSERT_SQL + " RETURNING id) " + UPSERT_SQL
+
+
 def append_to_chain(
-    cursor: Any, *, content: dict[str, Any], organization_id: Any | None, actor: Actor
-) -> tuple[int, str, str]:
-    """Run `audit_append`: (event id, previous hash, hash) of the inserted event."""
-    cursor.execute(
-        "SELECT event_id, event_previous_hash, event_hash FROM audit_append("
-        "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::inet, %s::jsonb, %s)",
-        [
-            content["organization_id"],
-            _chain_lock_key(organization_id),
-            content["at"],
-            content["actor"],
-            actor.user_id,
-            content["action"],
-            content["object_type"],
-            content["object_id"],
-            content["outcome"],
-            actor.ip,
-            json.dumps(content["details"], cls=DjangoJSONEncoder),
-            content_hash(**content),
-        ],
-    )
-    return cursor.fetchone()
+    cursor: Any,
+    *,
+    content: dict[str, Any],
+    organization_id: Any | None,
+    actor: Actor,
+    sign_head: bool = False,
+) -> tuple[int, str, str, str]:
+    """Append one event with a keyed link: (event id, previous hash, hash, link key id).
+
+    Two statements, to be run in one transaction (the chain's advisory lock, taken by the
+    first, is held until it ends): `audit_chain_head` locks the chain and reads its head
+    and signed checkpoint; the event, its link keyed in Python (audit.chain), is inserted
+    by the second. With `sign_head`, the second also signs the new head, unless the chain
+    no longer ends in its signed checkpoint: then the event is still recorded, the head is
+    left unsigned (so the break stays visible to `verify_audit_chain`) and an error is
+    logged; refusing the request would not undo the rewrite, and would let it silence the
+    trail.
+    """
+    chain = chain_name(organization_id)
+    cursor.execute(HEAD_SQL, [content["organization_id"], _chain_lock_key(organization_id), chain])
+    (
+        event_id, head_event_id, head_hash,
+        checkpoint_event_id, checkpoint_hash, signed_at, key_id, signature,
+    ) = cursor.fetchone()  # fmt: skip
+    previous_hash = head_hash or GENESIS_HASH
+    link = keyed_link(previous_hash, content_hash(**content))
+    parameters = [
+        event_id,
+        content["organization_id"],
+        content["at"],
+        content["actor"],
+        actor.user_id,
+        content["action"],
+        content["object_type"],
+        content["object_id"],
+        content["outcome"],
+        actor.ip,
+        json.dumps(content["details"], cls=DjangoJSONEncoder),
+        previous_hash,
+        link.value,
+        link.key_id,
+    ]
+    problem = None
+    if sign_head:
+        checkpoint = None
+        if checkpoint_event_id is not None:
+            checkpoint = StoredCheckpoint(
+                chain=chain, head_event_id=checkpoint_event_id, head_hash=checkpoint_hash,
+                signed_at=signed_at, key_id=key_id, signature=signature,
+            )  # fmt: skip
+        problem = head_problem(
+            head_event_id=head_event_id, head_hash=head_hash, checkpoint=checkpoint
+        )
+        if problem is not None:
+            logger.error(
+                "audit chain %s: not signing its new head (event %s): %s",
+                chain, event_id, problem,
+            )  # fmt: skip
+    if sign_head and problem is None:
+        cursor.execute(
+            INSERT_AND_SIGN_SQL,
+            parameters
+            + checkpoint_row(
+                chain=chain, head_event_id=event_id, head_hash=link.value,
+                signed_at=content["at"],
+            ),
+        )  # fmt: skip
+    else:
+        cursor.execute(INSERT_SQL, parameters)
+    return event_id, previous_hash, link.value, link.key_id
 
 
 def record_event(
@@ -110,11 +178,12 @@ def record_event(
 ) -> AuditEvent:
     """Append one event to the organization's chain (or to the chain of unattributed events).
 
-    `audit_append` takes a PostgreSQL advisory lock per organization, held until the
+    `audit_chain_head` takes a PostgreSQL advisory lock per organization, held until the
     transaction ends, which serializes writers of one chain, so two concurrent events can
-    never claim the same predecessor; a second statement in the same transaction upserts
-    the chain's new head, signed with the evidence key (audit.checkpoints). Inside a
-    caller's transaction the event is written or rolled back with it.
+    never claim the same predecessor; the event is inserted with its keyed link and the
+    chain's new head, signed with the evidence key (audit.checkpoints), in a second
+    statement of the same transaction (see `append_to_chain` for a chain found rewritten).
+    Inside a caller's transaction the event is written or rolled back with it.
     """
     organization_id = getattr(organization, "pk", None)
     content = event_content(
@@ -130,17 +199,12 @@ def record_event(
     # of two, and the chain's advisory lock covers both. No savepoint inside a caller's
     # transaction: a failure aborts that transaction either way.
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
-        event_id, previous_hash, event_hash = append_to_chain(
-            cursor, content=content, organization_id=organization_id, actor=actor
-        )
-        cursor.execute(
-            UPSERT_SQL,
-            checkpoint_row(
-                chain=chain_name(organization_id),
-                head_event_id=event_id,
-                head_hash=event_hash,
-                signed_at=content["at"],
-            ),
+        event_id, previous_hash, event_hash, link_key_id = append_to_chain(
+            cursor,
+            content=content,
+            organization_id=organization_id,
+            actor=actor,
+            sign_head=True,
         )
     event = AuditEvent(
         id=event_id,
@@ -156,6 +220,7 @@ def record_event(
         details=content["details"],
         previous_hash=previous_hash,
         hash=event_hash,
+        link_key_id=link_key_id,
     )
     event._state.adding = False  # it is stored; saving it again would be an update
     return event

@@ -4,7 +4,7 @@ Appends BENCH_AUDIT_EVENTS (default 2000) events to one organization's chain in 
 as a request outside a transaction does, and reports the median and p95 per append; that
 includes signing the chain's new head and upserting its checkpoint (audit.checkpoints)
 in the same transaction. Interleaved with each append, what an append was before the
-signing (the `audit_append` statement alone, in autocommit) is timed on another
+signing (`append_to_chain` without signing the head, in autocommit) is timed on another
 organization's chain, so that both are measured under the same load.
 
 Runs on the bench's embedded stack (DATA_DIR, default .data/bench). Never fails on a time.
@@ -57,7 +57,7 @@ def main() -> None:
             object_type="document", object_id=number, details={"view": "detail"},
         )  # fmt: skip
         appended = time.perf_counter()
-        # What record_event did before the head was signed: audit_append alone, autocommit.
+        # The append without signing the head (the keyed link included), autocommit.
         content = event_content(
             organization_id=bare_organization.pk, actor=actor, action="document.read",
             outcome="allowed", object_type="document", object_id=number,

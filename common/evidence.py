@@ -36,6 +36,7 @@ ALGORITHM = "HMAC-SHA256"
 MINIMUM_KEY_LENGTH = 32
 
 AUDIT_CHECKPOINT = "legaldocs/audit-checkpoint/1"
+AUDIT_LINK = "legaldocs/audit-link/1"
 DOCUMENT_VERSION = "legaldocs/document-version/1"
 PACKAGE_MANIFEST = "legaldocs/package-manifest/1"
 
@@ -82,6 +83,13 @@ def sign(*, purpose: str, payload: Mapping[str, Any]) -> Signature:
     """The signature of `payload` (JSON-serialisable) with the current key."""
     current_id, current = _current_key()
     return Signature(key_id=current_id, value=_mac(current, purpose, payload))
+
+
+def signature_by(*, purpose: str, payload: Mapping[str, Any], key_id: str) -> str | None:
+    """The signature value of `payload` by the configured key named `key_id` (None: no such
+    key is configured): what a verifier recomputes when the signed value is stored alone."""
+    key = _verification_keys().get(key_id)
+    return None if key is None else _mac(key, purpose, payload)
 
 
 def signature_problem(
