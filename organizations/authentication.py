@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from datetime import timedelta
 
@@ -13,6 +14,7 @@ from rest_framework.request import Request
 
 from audit.models import Outcome
 from audit.services import Actor, record_event
+from common import throttling
 from organizations import key_cache
 from organizations.keys import key_matches, parse_key
 from organizations.models import ApiKey
@@ -39,7 +41,20 @@ def raw_key_from_headers(headers: dict[str, str] | object) -> str | None:
 
 
 def _failures_key(ip: str | None) -> str:
-    return f"auth-failures:{ip or 'unknown'}"
+    return f"auth-failures:{address_group(ip)}"
+
+
+def address_group(ip: str | None) -> str:
+    """What one client controls: an IPv4 address, or the /64 network of an IPv6 address
+    (a single host is commonly given a whole /64, so per-address counting would let it
+    draw fresh addresses without end)."""
+    try:
+        address = ipaddress.ip_address(ip or "")
+    except ValueError:
+        return "unknown"
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def _refuse_guessing(ip: str | None) -> None:
@@ -53,32 +68,67 @@ def _refuse_guessing(ip: str | None) -> None:
         raise exceptions.Throttled(wait=60, detail="Too many invalid API keys from this address.")
 
 
-def _count_failure(ip: str | None) -> None:
+def _count_failure(ip: str | None) -> int:
+    """Count one failure of `ip` in the current minute; return the count (0: not counted)."""
     key = _failures_key(ip)
     try:
-        if not cache.add(key, 1, timeout=60):
-            cache.incr(key)
+        if cache.add(key, 1, timeout=60):
+            return 1
+        return int(cache.incr(key))
     except Exception:
         logger.warning("could not count a failed authentication", exc_info=True)
+        return 0
+
+
+def _record_unknown_key(*, label: str, ip: str | None, failures: int) -> None:
+    """Audit an unknown or malformed key on the chain of unattributed events, aggregated.
+
+    Every such event is appended under that one chain's lock, whoever sends the key, so
+    each address adds at most two a minute (its first failure, and the one that reaches
+    AUTH_FAILURES_PER_MINUTE, with the count), and all addresses together at most
+    AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE; every attempt is still logged.
+    """
+    logger.info("invalid API key %s from %s (%s this minute)", label, ip, failures)
+    if failures not in (0, 1, settings.AUTH_FAILURES_PER_MINUTE):
+        return
+    try:
+        allowed, _ = throttling.hit(
+            name="audit-unattributed-events",
+            rate=f"{settings.AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE}/min",
+        )
+    except Exception:  # no budget without the cache: record, as before it existed
+        allowed = True
+    if not allowed:
+        return
+    record_event(
+        organization=None,
+        actor=Actor(label=label, ip=ip),
+        action="auth.api_key",
+        outcome=Outcome.DENIED,
+        details={"reason": "unknown key", "failuresThisMinute": failures},
+    )
 
 
 def authenticate_raw_key(raw_key: str, *, ip: str | None) -> ApiKey:
     """Return the active key of an active user, or raise AuthenticationFailed after auditing
-    the attempt (Throttled when one address sends too many bad keys)."""
+    the attempt (Throttled when one address sends too many bad keys).
+
+    A malformed key is refused without a lookup; a well-formed one that is not in the
+    cache is looked up in the database only while its address is within its budget of
+    failures, so a stream of bogus keys costs one Redis round trip each past the limit.
+    """
     parsed = parse_key(raw_key)
     api_key = None
     if parsed is not None:
-        api_key = key_cache.api_key_by_prefix(parsed.prefix)
+        api_key = key_cache.api_key_by_prefix(
+            parsed.prefix, before_database=lambda: _refuse_guessing(ip)
+        )
     if api_key is None or not key_matches(raw_key, api_key.key_hash):
         # Checked on the failure path only: a valid key never pays for the extra round trip.
         _refuse_guessing(ip)
-        _count_failure(ip)
-        record_event(
-            organization=None,
-            actor=Actor(label=f"key:{parsed.prefix if parsed else 'malformed'}", ip=ip),
-            action="auth.api_key",
-            outcome=Outcome.DENIED,
-            details={"reason": "unknown key"},
+        failures = _count_failure(ip)
+        _record_unknown_key(
+            label=f"key:{parsed.prefix if parsed else 'malformed'}", ip=ip, failures=failures
         )
         raise exceptions.AuthenticationFailed("Invalid API key.")
     refusal = _refusal_reason(api_key)

@@ -15,6 +15,7 @@ an older generation is ignored.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -92,8 +93,14 @@ def remember(api_key: ApiKey) -> None:
         logger.warning("could not cache API key %s", api_key.prefix, exc_info=True)
 
 
-def api_key_by_prefix(prefix: str) -> ApiKey | None:
-    """The key with its membership, user and organization (from the cache when fresh)."""
+def api_key_by_prefix(
+    prefix: str, *, before_database: Callable[[], None] | None = None
+) -> ApiKey | None:
+    """The key with its membership, user and organization (from the cache when fresh).
+
+    `before_database` runs only when the database must be asked (a cache miss); it may
+    raise to refuse the lookup (the caller's limit on failed keys).
+    """
     try:
         found = cache.get_many([_cache_key(prefix), _generation_key(prefix)])
         snapshot = found.get(_cache_key(prefix))
@@ -101,6 +108,8 @@ def api_key_by_prefix(prefix: str) -> ApiKey | None:
     except Exception:
         snapshot, generation = None, None
     if snapshot is None or snapshot.get("generation") != generation:
+        if before_database is not None:
+            before_database()
         # The generation is read before the row: a revocation committed after this read
         # bumps it, so what is cached below is ignored from then on.
         api_key = (

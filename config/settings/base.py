@@ -326,6 +326,12 @@ RATE_LIMIT_WRITES = env.rate("RATE_LIMIT_WRITES", "10/min")
 RATE_LIMIT_READS = env.rate("RATE_LIMIT_READS", "300/min")
 # Invalid API keys accepted (and audited) per client address and minute; then 429.
 AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
+# Unknown or malformed API keys are audited on one shared chain (no organization), whose
+# appends take one lock: each address adds at most two events a minute, and all addresses
+# together at most this many (every attempt is still logged).
+AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE = env.int(
+    "AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE", 120, minimum=1
+)
 # WebSocket handshakes per client address, counted before credentials are checked; then
 # the socket is closed with 4429.
 WEBSOCKET_HANDSHAKE_RATE = env.rate("WEBSOCKET_HANDSHAKE_RATE", "60/min")
