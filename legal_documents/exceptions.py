@@ -114,7 +114,10 @@ class ExportFailed(Unprocessable):
 class UnknownRegisterEntries(InvalidInput):
     """Register ids that are not entries of the caller's organization (never says whose)."""
 
-    def __init__(self, *, field: str, ids: list[str]) -> None:
+    def __init__(self, *, field: str, ids: list[str], references: tuple[Any, ...] = ()) -> None:
+        # organizations.foreign_ids.UnknownReference: the view records, in the owner's
+        # trail, the ids that are another organization's entries.
+        self.unknown_references = references
         super().__init__(
             "The request is not valid.",
             details={

@@ -25,6 +25,7 @@ from gdpr.composition.register import REGISTER_ACTIVITIES
 from gdpr.composition.transfers import covering_adequacy
 from legal_documents.exceptions import UnknownRegisterEntries
 from legal_documents.inputs.registry import get_document_type
+from organizations.foreign_ids import UnknownReference
 from register.models import ActivityRole, ProcessingActivity, Transfer, Vendor, VendorRole
 
 ACTIVITY_IDS = "processingActivityIds"
@@ -346,7 +347,18 @@ def _activities(organization_id: Any, ids: list[str] | None) -> list[ProcessingA
     found = {str(activity.pk): activity for activity in queryset.filter(pk__in=ids)}
     unknown = [value for value in ids if value not in found]
     if unknown:
-        raise UnknownRegisterEntries(field=ACTIVITY_IDS, ids=unknown)
+        raise UnknownRegisterEntries(
+            field=ACTIVITY_IDS,
+            ids=unknown,
+            references=(
+                UnknownReference(
+                    model=ProcessingActivity,
+                    ids=tuple(unknown),
+                    object_type="processing_activity",
+                    field=ACTIVITY_IDS,
+                ),
+            ),
+        )
     return [found[value] for value in dict.fromkeys(ids)]
 
 
@@ -357,7 +369,15 @@ def _vendor(organization_id: Any, vendor_id: str) -> Vendor:
         .first()
     )
     if vendor is None:
-        raise UnknownRegisterEntries(field=VENDOR_ID, ids=[vendor_id])
+        raise UnknownRegisterEntries(
+            field=VENDOR_ID,
+            ids=[vendor_id],
+            references=(
+                UnknownReference(
+                    model=Vendor, ids=(str(vendor_id),), object_type="vendor", field=VENDOR_ID
+                ),
+            ),
+        )
     return vendor
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
 from audit.models import Outcome
 from audit.services import record_event
+from common import throttling
 from organizations.access import request_actor, request_membership
 from organizations.models import Role
 
@@ -29,6 +31,10 @@ class IsOrganizationMember(permissions.BasePermission):
 
     @staticmethod
     def _deny(request: Request, view: object, reason: str) -> None:
+        """Audit the denial and answer 403; past PERMISSION_DENIALS_PER_MINUTE denials of
+        one user, 429 without auditing (permissions are checked before the view's throttles,
+        so a denied request would otherwise cost an audit append with no limit)."""
+        _refuse_repeated_denials(request)
         membership = request_membership(request)
         record_event(
             organization=membership.organization if membership else None,
@@ -40,6 +46,18 @@ class IsOrganizationMember(permissions.BasePermission):
             details={"reason": reason, "path": request.path},
         )
         raise exceptions.PermissionDenied(f"Permission denied: {reason}.")
+
+
+def _refuse_repeated_denials(request: Request) -> None:
+    try:
+        allowed, wait = throttling.hit(
+            name=f"permission-denials:{request.user.pk}",
+            rate=f"{settings.PERMISSION_DENIALS_PER_MINUTE}/min",
+        )
+    except Exception:  # the view's own throttles report an unavailable cache
+        return
+    if not allowed:
+        raise exceptions.Throttled(wait=wait, detail="Too many refused requests.")
 
 
 ADMIN_AND_AUDITOR = frozenset({Role.ADMIN, Role.AUDITOR})

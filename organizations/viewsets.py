@@ -17,6 +17,7 @@ from rest_framework import exceptions, viewsets
 from audit.models import Outcome
 from audit.services import record_event, record_foreign_attempt
 from common.throttling import ReadRateThrottle, WriteRateThrottle
+from organizations import foreign_ids
 from organizations.access import request_actor, request_organization
 from organizations.authentication import ApiKeyAuthentication, SessionAuthentication
 from organizations.models import Organization
@@ -53,6 +54,41 @@ class OrganizationScopedViewSet(viewsets.GenericViewSet):
 
     def scope(self, queryset: QuerySet) -> QuerySet:
         return queryset.filter(**{self.organization_field: self.organization})
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        # Serializer fields note the body ids they refuse here (organizations.foreign_ids).
+        if not hasattr(self, "_unknown_references"):
+            self._unknown_references: list[foreign_ids.UnknownReference] = []
+        return {
+            **super().get_serializer_context(),
+            foreign_ids.CONTEXT_KEY: self._unknown_references,
+        }
+
+    def handle_exception(self, exc: Exception) -> Any:
+        """Before the error answers: body ids of another organization go to both trails."""
+        references = [
+            *getattr(self, "_unknown_references", []),
+            *foreign_ids.references_of(exc),
+        ]
+        if references and request_organization(self.request) is not None:
+            self._record_foreign_body_ids(references)
+        return super().handle_exception(exc)
+
+    def _record_foreign_body_ids(self, references: list[foreign_ids.UnknownReference]) -> None:
+        action = self.request.method.lower()
+        for reference, object_id, owner_id in foreign_ids.foreign_owners(
+            references, organization_id=self.organization.pk
+        ):
+            details = {"reason": "object of another organization", "field": reference.field}
+            self.audit(action=action, object_id=object_id, outcome=Outcome.DENIED, details=details)
+            record_foreign_attempt(
+                owner_organization_id=owner_id,
+                actor=request_actor(self.request),
+                action=f"{reference.object_type}.reference",
+                object_type=reference.object_type,
+                object_id=object_id,
+                details={"field": reference.field},
+            )
 
     def get_object(self) -> Any:
         try:

@@ -25,6 +25,7 @@ from common.gdpr_inputs import (
     text_list,
 )
 from gdpr.composition.recognition import TRANSFER_SAFEGUARDS, is_in_eea, recognise_safeguard
+from organizations.scoped_fields import OrganizationPrimaryKeyField
 from register.fields import (
     Art9ConditionField,
     LegalBasisEntryField,
@@ -122,7 +123,8 @@ class ProcessingActivitySerializer(serializers.ModelSerializer):
     nextReviewDate = serializers.DateField(  # noqa: N815
         source="next_review_date", required=False, allow_null=True
     )
-    vendorIds = serializers.PrimaryKeyRelatedField(  # noqa: N815
+    vendorIds = OrganizationPrimaryKeyField(  # noqa: N815
+        object_type="vendor",
         source="vendors",
         many=True,
         required=False,

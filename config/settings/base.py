@@ -332,6 +332,10 @@ AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
 AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE = env.int(
     "AUDIT_UNATTRIBUTED_EVENTS_PER_MINUTE", 120, minimum=1
 )
+# Refused requests (403: a role that may not do it) per user and minute; then 429 without
+# auditing each: permissions are checked before the rate limits, so each denial would
+# otherwise cost an audit append with no bound.
+PERMISSION_DENIALS_PER_MINUTE = env.int("PERMISSION_DENIALS_PER_MINUTE", 30, minimum=1)
 # WebSocket handshakes per client address, counted before credentials are checked; then
 # the socket is closed with 4429.
 WEBSOCKET_HANDSHAKE_RATE = env.rate("WEBSOCKET_HANDSHAKE_RATE", "60/min")
