@@ -156,7 +156,7 @@ def test_a_cell_with_more_values_than_the_limit_keeps_the_first_and_the_row_says
 
     assert row.values["purposes"] == ["x"] * 10
     assert row.problems == [
-        "purposes: 60 values or more in the cell; only the first 10 are imported"
+        "purposes: more than 10 values in the cell; only the first 10 are imported"
         " (limit: REGISTER_IMPORT_MAX_VALUES_PER_CELL)"
     ]
 
