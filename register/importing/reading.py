@@ -17,6 +17,7 @@ import csv
 import datetime
 import io
 import math
+import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
@@ -54,6 +55,7 @@ _WORKBOOK_TYPES = (
 # A cell (`c`) or row element of sheet XML, with or without a namespace prefix.
 _CELL_OR_ROW = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,40}:)?(?:c|row)[\s/>]")
 _CARRIED_BYTES = 64  # longer than any match of _CELL_OR_ROW and than "<!DOCTYPE"
+_RELATIONSHIP_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
 
 class CutText(str):
@@ -158,7 +160,7 @@ def _wrong_type(file_name: str) -> RegisterFileType:
 def _read_xlsx(content: bytes, allowance: _Allowance) -> list[Sheet]:
     from openpyxl import load_workbook
 
-    _refuse_zip_bomb(content)
+    _refuse_zip_bomb(content, allowance)
     try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as error:
@@ -180,13 +182,16 @@ def _read_xlsx(content: bytes, allowance: _Allowance) -> list[Sheet]:
         workbook.close()
 
 
-def _refuse_zip_bomb(content: bytes) -> None:
-    """Refuse a workbook that unpacks too big or lists too many sheets, before openpyxl."""
+def _refuse_zip_bomb(content: bytes, allowance: _Allowance) -> None:
+    """Refuse a workbook that unpacks too big, lists too many sheets or holds too many
+    cells, before openpyxl opens it (which parses every sheet whole when the sheet does not
+    declare its dimension)."""
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             inflated = sum(member.file_size for member in archive.infolist())
             if inflated <= MAX_UNCOMPRESSED_BYTES:
-                _refuse_too_many_sheets(archive)
+                for part in _sheet_parts(archive):
+                    allowance.take_cells(_cells_in(archive, part))
     except (zipfile.BadZipFile, ElementTree.ParseError) as error:
         raise RegisterFileUnreadable(
             "The workbook is not a valid XLSX (ZIP) file.", details={"file": ["corrupt"]}
@@ -198,18 +203,24 @@ def _refuse_zip_bomb(content: bytes) -> None:
         )
 
 
-def _refuse_too_many_sheets(archive: zipfile.ZipFile) -> None:
-    # openpyxl builds every sheet the workbook lists when it opens it (5,000 sheets: 10 s,
-    # several of them may share one part), so the list is counted first, in the part and
-    # by the parser openpyxl uses; a `sheet` element anywhere counts (never fewer).
+def _sheet_parts(archive: zipfile.ZipFile) -> list[str]:
+    """The part of each sheet the workbook lists (one part may serve several sheets), found
+    as openpyxl finds them; refused past REGISTER_IMPORT_MAX_SHEETS.
+
+    openpyxl builds every sheet the workbook lists when it opens it (5,000 sheets: 10 s), so
+    the list is counted first, by the parser openpyxl uses; a `sheet` element anywhere
+    counts (never fewer).
+    """
     maximum: int = settings.REGISTER_IMPORT_MAX_SHEETS
-    count = 0
-    with _open_part(archive, _workbook_part(archive)) as source:
+    workbook = _workbook_part(archive)
+    identifiers: list[str] = []
+    with _open_part(archive, workbook) as source:
         # The parser openpyxl itself parses this part with, right after (no defusedxml).
         for _, element in ElementTree.iterparse(source):  # noqa: S314
-            if element.tag.rpartition("}")[2] == "sheet":
-                count += 1
-            if count > maximum:
+            if element.tag.rpartition("}")[2] != "sheet":
+                continue
+            identifiers.append(element.get(_RELATIONSHIP_ID, ""))
+            if len(identifiers) > maximum:
                 raise over_limit(
                     f"The workbook has more than {maximum:,} sheets; a register import reads"
                     f" at most {maximum:,}. Delete the sheets that are no part of the"
@@ -218,6 +229,52 @@ def _refuse_too_many_sheets(archive: zipfile.ZipFile) -> None:
                     setting="REGISTER_IMPORT_MAX_SHEETS",
                     maximum=maximum,
                 )
+    targets = _relationship_targets(archive, workbook)
+    names = set(archive.namelist())
+    return [targets[key] for key in identifiers if targets.get(key) in names]
+
+
+def _relationship_targets(archive: zipfile.ZipFile, part: str) -> dict[str, str]:
+    """Relationship id -> the part it names, resolved as openpyxl's get_dependents does."""
+    folder, name = posixpath.split(part)
+    targets: dict[str, str] = {}
+    with _open_part(archive, posixpath.join(folder, "_rels", f"{name}.rels")) as source:
+        for _, element in ElementTree.iterparse(source):  # noqa: S314 - as openpyxl does
+            target = element.get("Target")
+            if target is None or element.get("TargetMode") == "External":
+                continue
+            targets[element.get("Id", "")] = (
+                target[1:] if target.startswith("/") else posixpath.normpath(
+                    posixpath.join(folder, target)
+                )
+            )  # fmt: skip
+    return targets
+
+
+def _cells_in(archive: zipfile.ZipFile, part: str) -> int:
+    """The cells and rows a sheet part holds, counted in its XML without parsing it."""
+    count = 0
+    with archive.open(part) as source:
+        carried = b""
+        while chunk := source.read(1 << 20):
+            window = carried + chunk
+            # A document type may declare entities that expand into cells this count cannot
+            # see; no spreadsheet program writes one into a sheet.
+            if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
+                raise RegisterFileUnreadable(
+                    "A sheet of the workbook declares a document type; a spreadsheet program"
+                    " never writes one.",
+                    details={"file": ["unreadable sheet"]},
+                )
+            # A match is shorter than the carried tail: one starting in the tail is counted
+            # with the next chunk, whole.
+            tail = max(len(window) - _CARRIED_BYTES, 0)
+            count += len(_CELL_OR_ROW.findall(window)) - len(_CELL_OR_ROW.findall(window, tail))
+            carried = window[tail:]
+            if count > settings.REGISTER_IMPORT_MAX_CELLS:
+                break  # already over: the allowance refuses it
+        count += len(_CELL_OR_ROW.findall(carried))
+    return count
 
 
 def _workbook_part(archive: zipfile.ZipFile) -> str:
@@ -240,7 +297,7 @@ def _open_part(archive: zipfile.ZipFile, name: str) -> Any:
 
 
 def _xlsx_sheet(sheet: Any, allowance: _Allowance) -> Sheet:
-    _count_cells(sheet, allowance)
+    # Its cells were taken from the allowance before the workbook was opened.
     rows = []
     for number, parsed in _xlsx_rows(sheet):
         # Only the cells the row holds are read (never a padded width of empty ones).
@@ -254,30 +311,6 @@ def _xlsx_sheet(sheet: Any, allowance: _Allowance) -> Sheet:
             cells = tuple(filled.get(column, "") for column in range(1, max(filled) + 1))
             rows.append((number, cells))
     return Sheet(name=sheet.title, rows=tuple(rows))
-
-
-def _count_cells(sheet: Any, allowance: _Allowance) -> None:
-    """Take the sheet's cells and rows from the allowance before openpyxl parses any (it
-    builds a whole row before yielding it: one row may hold millions of empty cells)."""
-    # A document type may declare entities that expand into cells the count cannot see;
-    # no spreadsheet program writes one into a sheet.
-    with sheet._get_source() as source:  # the sheet's own XML part (openpyxl's)
-        carried = b""
-        while chunk := source.read(1 << 20):
-            window = carried + chunk
-            if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
-                raise RegisterFileUnreadable(
-                    f"Sheet '{sheet.title}' declares a document type; a spreadsheet program"
-                    " never writes one.",
-                    details={"file": ["unreadable sheet"]},
-                )
-            # A match is shorter than the carried tail: one starting in the tail is counted
-            # with the next chunk, whole.
-            tail = max(len(window) - _CARRIED_BYTES, 0)
-            found = len(_CELL_OR_ROW.findall(window)) - len(_CELL_OR_ROW.findall(window, tail))
-            allowance.take_cells(found)
-            carried = window[tail:]
-        allowance.take_cells(len(_CELL_OR_ROW.findall(carried)))
 
 
 def _xlsx_rows(sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:

@@ -128,15 +128,18 @@ def sniffer_line(*, characters: int = 65_535) -> bytes:
 
 
 def joined_list_workbook(*, rows: int, columns: int, values_per_cell: int) -> bytes:
-    """`columns` "Purpose" columns all pointing at one shared "x;x;..." string of
-    `values_per_cell` values: the columns are joined, then split into values."""
+    """A name column, then `columns` columns (all "Purpose" but the last, "Data subjects")
+    all pointing at one shared "x;x;..." string of `values_per_cell` values: the "Purpose"
+    columns are joined, then split into values (99 columns: ~495,000 values a row)."""
     strings = ["x;" * values_per_cell, "Processing activity", "Purpose", "Data subjects"]
     strings += [f"Activity {number}" for number in range(rows)]
     header = (
         '<row r="1">'
         + shared_cell("A1", 1)
-        + "".join(shared_cell(f"{column_letter(c)}1", 2) for c in range(1, columns + 1))
-        + shared_cell(f"{column_letter(columns + 1)}1", 3)
+        + "".join(
+            shared_cell(f"{column_letter(c)}1", 3 if c == columns else 2)
+            for c in range(1, columns + 1)
+        )
         + "</row>"
     )
     body = "".join(
