@@ -35,6 +35,8 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("extraction_isolation", "bench_extraction_isolation.py", 1200),
     ("embeddings_multilingual", "bench_embeddings_multilingual.py", 900),
     ("ingestion_service", "bench_ingestion_service.py", 3600),
+    # Crafted register-import files, read and planned (no database): seconds after the bounds.
+    ("register_import", "bench_register_import.py", 1800),
 ]
 
 

@@ -196,6 +196,29 @@ ASSET_PROCESSING_SECONDS_PER_MB = env.int("ASSET_PROCESSING_SECONDS_PER_MB", 90,
 ASSET_EXTRACTION_MEMORY_LIMIT_MB = env.int("ASSET_EXTRACTION_MEMORY_LIMIT_MB", 1024, minimum=64)
 ASSET_EXTRACTION_TIMEOUT_SECONDS = env.int("ASSET_EXTRACTION_TIMEOUT_SECONDS", 600, minimum=5)
 ASSET_XLSX_MAX_CELLS_PER_SHEET = env.int("ASSET_XLSX_MAX_CELLS_PER_SHEET", 5_000_000, minimum=1)
+# What a register import reads (register/importing/reading.py): a register is a few sheets
+# of hundreds of rows, and every bound below is far past that, but a crafted file of a few
+# hundred kilobytes could otherwise cost minutes of CPU or gigabytes of memory (issue 25).
+# Over a file bound the import is refused (VALIDATION_ERROR naming the setting); over a cell
+# bound the cell is cut and its row says so.
+# Sheets: openpyxl builds every sheet a workbook lists (thousands cost seconds) before any
+# row is read, so they are counted first.
+REGISTER_IMPORT_MAX_SHEETS = env.int("REGISTER_IMPORT_MAX_SHEETS", 30, minimum=1)
+# Cells the file holds, all sheets together, empty ones included, and each row one more (a
+# styled empty cell costs openpyxl as much as a full one, ~12 us; rows missing from the file
+# cost nothing): 200,000 is a 5,000-row register 40 columns wide, ~2.5 s of parsing.
+REGISTER_IMPORT_MAX_CELLS = env.int("REGISTER_IMPORT_MAX_CELLS", 200_000, minimum=100)
+# Characters of text the file's cells show, counted each time a cell shows it (many cells
+# can point at one long shared string; every copy made from them is held until the plan is
+# made): 20 million characters is a few hundred MB of memory at most.
+REGISTER_IMPORT_MAX_TEXT_CHARS = env.int(
+    "REGISTER_IMPORT_MAX_TEXT_CHARS", 20_000_000, minimum=10_000
+)
+# Characters kept of one cell, and values kept of one cell split on new lines and semicolons
+# (a list field spread over several columns counts as one cell): the rest is cut and the
+# row's problems say so.
+REGISTER_IMPORT_MAX_CELL_CHARS = env.int("REGISTER_IMPORT_MAX_CELL_CHARS", 10_000, minimum=100)
+REGISTER_IMPORT_MAX_VALUES_PER_CELL = env.int("REGISTER_IMPORT_MAX_VALUES_PER_CELL", 100, minimum=1)
 
 
 def _local_embeddings_installed() -> bool:

@@ -21,3 +21,12 @@ class RegisterFileTooLarge(TooLarge):
     """Over the size a register import reads (a register is kilobytes, not megabytes)."""
 
     code = "FILE_TOO_LARGE"
+
+
+def over_limit(message: str, *, problem: str, setting: str, maximum: int) -> RegisterFileUnreadable:
+    """The refusal of a file over one of the import's bounds: `details.limit` names the
+    setting that moves it, so that an administrator knows what to raise."""
+    return RegisterFileUnreadable(
+        message,
+        details={"file": [problem], "limit": {"setting": setting, "maximum": maximum}},
+    )

@@ -22,6 +22,10 @@ from register.importing.reading import Cell, Sheet
 HEADER_SEARCH_ROWS = 15
 # A leading match only counts for names at least this long ("name" must match exactly).
 _MIN_PREFIX_CHARS = 5
+# What an error or a plan shows of the headers a sheet has: a sheet may hold 100 headers of
+# 10,000 characters each, and echoing them made a 1 MB file a 2 GB error body.
+HEADERS_SHOWN = 20
+HEADER_SHOWN_CHARS = 100
 
 
 class SheetKind(StrEnum):
@@ -511,20 +515,40 @@ _LOOKUP = {
     kind: {normalise(name): field for field, names in table.items() for name in names}
     for kind, table in _HEADERS.items()
 }
+# No known name is longer: only this much of a header can name a field, so a 10,000-character
+# cell costs no more to look up than a short one.
+_LONGEST_NAME = max(len(name) for lookup in _LOOKUP.values() for name in lookup)
+_HEADER_READ_CHARS = 4 * _LONGEST_NAME
+
+
+def header_key(header: str) -> str:
+    """The header as it is compared: normalised, and only as long as a name can be."""
+    return normalise(str(header)[:_HEADER_READ_CHARS])[: _LONGEST_NAME + 1]
 
 
 def field_for(header: str, kind: SheetKind) -> str | None:
     """The field a header names in a sheet of `kind`, or None."""
-    key = normalise(header)
+    return _field_for_key(header_key(header), kind)
+
+
+def _field_for_key(key: str, kind: SheetKind) -> str | None:
     if not key:
         return None
     lookup = _LOOKUP[kind]
     if key in lookup:
         return lookup[key]
-    leading = [
-        name for name in lookup if len(name) >= _MIN_PREFIX_CHARS and key.startswith(name + " ")
-    ]
-    return lookup[max(leading, key=len)] if leading else None
+    # The longest known name the header starts with, followed by more words: looked up at
+    # each word boundary (longest first) rather than by comparing every name.
+    for end in reversed([index for index, char in enumerate(key) if char == " "]):
+        if end >= _MIN_PREFIX_CHARS and key[:end] in lookup:
+            return lookup[key[:end]]
+    return None
+
+
+def shown_header(header: str) -> str:
+    """A header as errors and plans show it: at most HEADER_SHOWN_CHARS characters."""
+    text = str(header)
+    return text if len(text) <= HEADER_SHOWN_CHARS else text[: HEADER_SHOWN_CHARS - 1] + "…"
 
 
 @dataclass(slots=True)
@@ -543,19 +567,23 @@ class SheetLayout:
             "sheet": self.sheet,
             "kind": self.kind.value,
             "headerRow": self.header_row,
-            "columns": {self.headers[column]: name for column, name in self.columns.items()},
-            "ignoredColumns": self.ignored,
+            "columns": {
+                shown_header(self.headers[column]): name for column, name in self.columns.items()
+            },
+            "ignoredColumns": [shown_header(header) for header in self.ignored[:HEADERS_SHOWN]],
         }
 
 
-def _layout(sheet: Sheet, row_number: int, cells: tuple[Cell, ...], kind: SheetKind) -> SheetLayout:
+def _layout(
+    sheet: Sheet, row_number: int, cells: tuple[Cell, ...], keys: list[str], kind: SheetKind
+) -> SheetLayout:
     layout = SheetLayout(sheet=sheet.name, kind=kind, header_row=row_number)
     taken: set[str] = set()
     for column, cell in enumerate(cells):
         header = str(cell).strip()
         if not header:
             continue
-        name = field_for(header, kind)
+        name = _field_for_key(keys[column], kind)
         layout.headers[column] = header
         # The first column naming a field wins: "Name" after "Verarbeitungstätigkeit" is
         # then just an unknown column, not a second name. List fields take every column
@@ -587,8 +615,9 @@ def detect_layout(sheet: Sheet) -> SheetLayout | None:
     """
     best: tuple[int, SheetLayout] | None = None
     for row_number, cells in sheet.rows[:HEADER_SEARCH_ROWS]:
+        keys = [header_key(str(cell).strip()) for cell in cells]  # once for both kinds
         for kind in SheetKind:
-            layout = _layout(sheet, row_number, cells, kind)
+            layout = _layout(sheet, row_number, cells, keys, kind)
             score = _score(layout, sheet.name)
             # At least two distinctive columns, so that a title row is never a header.
             if score >= 2 and (best is None or score > best[0]):
@@ -597,9 +626,11 @@ def detect_layout(sheet: Sheet) -> SheetLayout | None:
 
 
 def headers_found(sheet: Sheet) -> list[str]:
-    """The texts of the sheet's first non-empty row (shown when no header row is found)."""
+    """The texts of the sheet's first non-empty row (shown when no header row is found): the
+    first HEADERS_SHOWN of them, each cut to HEADER_SHOWN_CHARS."""
     for _, cells in sheet.rows[:1]:
-        return [str(cell) for cell in cells if str(cell).strip()]
+        found = [str(cell) for cell in cells if str(cell).strip()]
+        return [shown_header(header) for header in found[:HEADERS_SHOWN]]
     return []
 
 

@@ -12,16 +12,19 @@ Recipients that name a vendor of the register are links to that vendor, not reci
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.conf import settings
 
 from gdpr.composition.recognition import is_in_eea, recognise_role, recognise_safeguard
 from gdpr.composition.transfers import covering_adequacy
 from register.importing import wording
-from register.importing.headers import SheetKind, SheetLayout, normalise
-from register.importing.reading import Cell
+from register.importing.headers import SheetKind, SheetLayout, normalise, shown_header
+from register.importing.reading import Cell, CutText
 from register.models import ActivityRole, DpaStatus, VendorRole
 
 # Several values in one cell: one per line, or separated by semicolons or bullets.
@@ -137,10 +140,36 @@ class ParsedRow:
 
 def split_values(cell: Cell) -> list[str]:
     """The values of a cell: one per line, semicolon or bullet; empty ones dropped."""
+    return list(_each_value(cell))
+
+
+def _each_value(cell: Cell) -> Iterator[str]:
+    # One at a time: a cell of "x;x;x..." is 5,000 values, of which only the first
+    # REGISTER_IMPORT_MAX_VALUES_PER_CELL are ever made.
     if isinstance(cell, datetime.date):
-        return [cell.isoformat()]
-    values = (_LEADING_BULLET.sub("", part).strip() for part in _SEPARATORS.split(cell))
-    return [value for value in values if value]
+        yield cell.isoformat()
+        return
+    start = 0
+    for separator in itertools.chain(_SEPARATORS.finditer(cell), [None]):
+        part = cell[start : separator.start()] if separator else cell[start:]
+        if value := _LEADING_BULLET.sub("", part).strip():
+            yield value
+        if separator:
+            start = separator.end()
+
+
+def _values(parsed: ParsedRow, cells: dict[str, Cell], name: str) -> list[str]:
+    """The values of a field's cell, at most REGISTER_IMPORT_MAX_VALUES_PER_CELL of them
+    (the row's problems say when there were more)."""
+    limit: int = settings.REGISTER_IMPORT_MAX_VALUES_PER_CELL
+    values = list(itertools.islice(_each_value(cells.get(name, "")), limit + 1))
+    if len(values) > limit:
+        parsed.problems.append(
+            f"{name.replace('_', ' ')}: more than {limit:,} values in the cell; only the"
+            f" first {limit:,} are imported (limit: REGISTER_IMPORT_MAX_VALUES_PER_CELL)"
+        )
+        del values[limit:]
+    return values
 
 
 def _text(cell: Cell) -> str:
@@ -201,11 +230,22 @@ def parse_row(
     if not parsed.name:
         parsed.problems.append("no name: the row is skipped")
         return parsed
+    _cut_cells(parsed, layout, cells)
     if layout.kind is SheetKind.ACTIVITIES:
         _activity(parsed, by_field, match_vendor)
     else:
         _vendor(parsed, by_field)
     return parsed
+
+
+def _cut_cells(parsed: ParsedRow, layout: SheetLayout, cells: tuple[Cell, ...]) -> None:
+    limit: int = settings.REGISTER_IMPORT_MAX_CELL_CHARS
+    for column in layout.columns:
+        if column < len(cells) and isinstance(cells[column], CutText):
+            parsed.problems.append(
+                f"{shown_header(layout.headers[column])}: longer than {limit:,} characters;"
+                f" only the first {limit:,} are imported (limit: REGISTER_IMPORT_MAX_CELL_CHARS)"
+            )
 
 
 # -- activities -------------------------------------------------------------------------------
@@ -218,13 +258,13 @@ def _activity(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorMat
             values[name] = _text(cells[name])
     for name in _LIST_FIELDS:
         if name in cells:
-            values[name] = split_values(cells[name])
+            values[name] = _values(parsed, cells, name)
     if "reference" in cells:
         values["reference"] = parsed.reference
     if "legal_bases" in cells or "art9_conditions" in cells:
         _legal_bases(parsed, cells)
     if "retention" in cells:
-        values["retention"] = [_retention(value) for value in split_values(cells["retention"])]
+        values["retention"] = [_retention(value) for value in _values(parsed, cells, "retention")]
     if "role" in cells and _text(cells["role"]):
         role = _role(_text(cells["role"]), _ACTIVITY_ROLES)
         if role is None:
@@ -240,14 +280,14 @@ def _activity(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorMat
 def _legal_bases(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
     bases: list[Any] = []
     conditions: list[Any] = []
-    for text in split_values(cells.get("legal_bases", "")):
+    for text in _values(parsed, cells, "legal_bases"):
         codes, letters = wording.legal_basis(text)
         bases.extend({"code": code, "wording": text} for code in codes)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not codes and not letters:
             bases.append(text)
             parsed.problems.append(f"legal basis not recognised (kept as written): '{text}'")
-    for text in split_values(cells.get("art9_conditions", "")):
+    for text in _values(parsed, cells, "art9_conditions"):
         _, letters = wording.legal_basis(text)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not letters:
@@ -269,16 +309,16 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
     recipients: list[Any] = []
     vendor_keys: list[str] = []
     for text in [
-        *split_values(cells.get("recipients", "")),
-        *split_values(cells.get("processors", "")),
+        *_values(parsed, cells, "recipients"),
+        *_values(parsed, cells, "processors"),
     ]:
         key = match_vendor(text)
         if key is not None:
             vendor_keys.append(key)
         elif text not in recipients:
             recipients.append(text)
-    safeguard_text = "; ".join(split_values(cells.get("safeguards", "")))
-    for text in split_values(cells.get("third_countries", "")):
+    safeguard_text = "; ".join(_values(parsed, cells, "safeguards"))
+    for text in _values(parsed, cells, "third_countries"):
         if normalise(text) in _NO_TRANSFER:
             continue
         match = _PARENTHESIS.match(text)
@@ -332,7 +372,7 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
     if "address" in cells:
         values["address"] = _text(cells["address"])
     if "services" in cells:
-        values["services"] = "\n".join(split_values(cells["services"]))
+        values["services"] = "\n".join(_values(parsed, cells, "services"))
     if "country" in cells:
         values["country"] = _text(cells["country"])
     if "role" in cells and _text(cells["role"]):
@@ -347,10 +387,10 @@ def _vendor(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
         _date_field(parsed, cells["dpa_signed_on"], "dpa_signed_on", "DPA date")
     if "sub_processors" in cells:
         values["sub_processors"] = [
-            _sub_processor(v) for v in split_values(cells["sub_processors"])
+            _sub_processor(v) for v in _values(parsed, cells, "sub_processors")
         ]
     if "transfer_mechanism" in cells:
-        text = "; ".join(split_values(cells["transfer_mechanism"]))
+        text = "; ".join(_values(parsed, cells, "transfer_mechanism"))
         code = recognise_safeguard(text) if text else None
         if text and code is None:
             parsed.problems.append(f"transfer mechanism not recognised (kept): '{text}'")
