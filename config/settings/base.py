@@ -292,13 +292,16 @@ CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     # Exact names win over the patterns below (Celery's MapRoute).
     "legal_documents.tasks.build_documentation_package_task": {"queue": "packages"},
-    # A short UPDATE whose result is a webhook event: not behind minutes-long generations.
-    "legal_documents.tasks.mark_stale_task": {"queue": "webhooks"},
+    # A short UPDATE whose result is a webhook event: not behind minutes-long generations,
+    # and not in the queue of every tenant's webhook deliveries either (one per change set).
+    "legal_documents.tasks.mark_stale_task": {"queue": "staleness"},
     "legal_documents.tasks.*": {"queue": "generation"},
     "webhooks.tasks.*": {"queue": "webhooks"},
     "assets.tasks.*": {"queue": "ingestion"},
+    # Register imports: bounded in time and memory, and never behind (or before) an upload.
+    "register.tasks.*": {"queue": "imports"},
 }
-CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages"]
+CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages", "imports", "staleness"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},

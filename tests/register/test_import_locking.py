@@ -47,7 +47,7 @@ def audited_request_of(organization: Organization) -> None:
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL lock_timeout = '2s'")
-        record_event(organization=organization, actor=Actor(label="another member"), action="x.read")
+        record_event(organization=organization, actor=Actor(label="member"), action="x.read")
 
 
 @pytest.mark.parametrize(
