@@ -338,7 +338,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "legal_documents.tasks.sweep_documentation_packages_task",
         "schedule": 60.0,
     },
-    "sweep-register-imports": {"task": "register.tasks.sweep_register_imports_task", "schedule": 60.0},
+    "sweep-register-imports": {
+        "task": "register.tasks.sweep_register_imports_task",
+        "schedule": 60.0,
+    },
     "requeue-stalled-webhook-deliveries": {
         "task": "webhooks.tasks.requeue_stalled_deliveries_task",
         "schedule": 60.0,
