@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 
 from django.db import connection, transaction
 
@@ -38,12 +39,14 @@ def import_register(
     file_name: str,
     actor: Actor,
     dry_run: bool,
+    on_stage: Callable[[str], None] | None = None,
 ) -> ImportPlan:
     """Plan the import of a register file and, unless `dry_run`, apply it.
 
     The dry run returns the same plan and writes nothing to the register (it is audited as
     `processing_activity.import_previewed`). Raises RegisterFileType / RegisterFileUnreadable
     (with what was wrong in `details`) for a file that is not a readable register.
+    `on_stage` is told "planning" and "writing" as the import gets there (its progress).
 
     Reading and planning hold no lock and no transaction: they may take the whole time
     budget of an import, and every audited request of the organization would wait on a
@@ -51,7 +54,9 @@ def import_register(
     organization's import lock (an advisory lock: never the organization row, whose KEY
     SHARE every audit insert needs) and plans again if the register changed meanwhile.
     """
+    stage = on_stage or (lambda _: None)
     sheets = read_register_file(content=content, file_name=file_name)
+    stage("planning")
     state = _register_state(organization)
     plan = build_plan(organization=organization, sheets=sheets)
     if dry_run:
@@ -66,6 +71,7 @@ def import_register(
             },
         )
         return plan
+    stage("writing")
     with transaction.atomic():
         # Imports of one organization queue up here: two at once would both plan to create
         # the same entries, and the second would fail on the unique name.
