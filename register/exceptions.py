@@ -41,4 +41,3 @@ class ImportLimitReached(LimitReached):
             details={"running": running, "limit": limit},
             retry_after=10,
         )
-

@@ -78,4 +78,6 @@ def _notify_webhooks(register_import: RegisterImport, data: dict[str, Any]) -> N
             data=payload,
         )
     except Exception:
-        logger.warning("could not queue the webhook of import %s", register_import.pk, exc_info=True)
+        logger.warning(
+            "could not queue the webhook of import %s", register_import.pk, exc_info=True
+        )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
 from django.conf import settings
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -23,8 +23,8 @@ from assets.selectors import asset_original_file
 from common.errors import ApiError
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
-from register.importing import jobs
 from register.import_events import error_of, progress_of
+from register.importing import jobs
 from register.models import ImportStatus, RegisterImport
 
 

@@ -204,7 +204,9 @@ class RegisterImport(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["organization", "status"], name="register_import_org_status")]
+        indexes = [
+            models.Index(fields=["organization", "status"], name="register_import_org_status")
+        ]
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.status})"

@@ -21,7 +21,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _give_up(task: Task, error: BaseException, import_id: str) -> None:
-    jobs.fail(import_id=import_id, token=None, code="INTERNAL_ERROR", message=jobs.UNEXPECTED_FAILURE)
+    jobs.fail(
+        import_id=import_id, token=None, code="INTERNAL_ERROR", message=jobs.UNEXPECTED_FAILURE
+    )
 
 
 class RegisterImportTask(ServiceTask):
@@ -63,7 +65,9 @@ def _run_child(import_id: str, token: str) -> tuple[str, str] | None:
         sys.executable, "-m", "register.import_child",
         import_id, token, str(memory_bytes), str(os.getpid()),
     ]  # fmt: skip
-    child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=_child_environment(), stdin=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=_child_environment(), stdin=subprocess.DEVNULL
+    )
     try:
         returncode = child.wait(timeout=seconds)
     except subprocess.TimeoutExpired:

@@ -213,9 +213,7 @@ def _claim_slot(organization: Organization) -> None:
 
 def _prune(organization: Organization) -> None:
     """Keep the REGISTER_IMPORTS_KEPT newest finished imports of the organization."""
-    finished = RegisterImport.objects.filter(organization=organization).exclude(
-        status__in=RUNNING
-    )
+    finished = RegisterImport.objects.filter(organization=organization).exclude(status__in=RUNNING)
     old = list(finished.order_by("-created_at")[settings.REGISTER_IMPORTS_KEPT :])
     _delete_imports(old)
 
@@ -277,9 +275,7 @@ def claim(*, import_id: str) -> str | None:
         register_import.status = ImportStatus.PROCESSING
         register_import.stage = "reading"
         register_import.lease_token = token
-        register_import.lease_expires_at = now + timedelta(
-            seconds=budget_seconds() + GRACE_SECONDS
-        )
+        register_import.lease_expires_at = now + timedelta(seconds=budget_seconds() + GRACE_SECONDS)
         register_import.attempts += 1
         register_import.started_at = register_import.started_at or now
         register_import.save()

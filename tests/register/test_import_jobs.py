@@ -174,9 +174,7 @@ def test_a_claimed_import_is_not_run_twice_while_its_lease_holds(dpo):
     assert RegisterImport.objects.get(pk=import_id).attempts == 1
 
 
-def test_the_sweep_requeues_an_expired_lease_then_fails_it_after_the_last_attempt(
-    dpo, monkeypatch
-):
+def test_the_sweep_requeues_an_expired_lease_then_fails_it_after_the_last_attempt(dpo, monkeypatch):
     from django.utils import timezone
 
     sent: list[str] = []
