@@ -44,9 +44,15 @@ def child_main(arguments: list[str]) -> int:
     limit = int(memory_bytes)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        execute(import_id=import_id, token=token)
+        execute(import_id=import_id, token=token, memory_limit=limit)
     except MemoryError:
         return OUT_OF_MEMORY_EXIT
+    except Exception:
+        from register.importing.jobs import _near_memory_limit
+
+        if _near_memory_limit(limit):
+            return OUT_OF_MEMORY_EXIT
+        raise
     return 0
 
 

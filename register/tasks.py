@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,10 @@ from register.importing import jobs
 logger = logging.getLogger(__name__)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+# How a child that ran out of its address space ends: its own exit (a MemoryError), killed,
+# or glibc aborting a failed allocation ("cannot allocate memory for thread-local data":
+# status 127, or SIGABRT).
+MEMORY_EXITS = (OUT_OF_MEMORY_EXIT, -signal.SIGKILL, -signal.SIGABRT, 127)
 
 
 def _give_up(task: Task, error: BaseException, import_id: str) -> None:
@@ -81,7 +86,7 @@ def _run_child(import_id: str, token: str) -> tuple[str, str] | None:
     if returncode == 0:
         return None  # the child recorded the outcome (or another attempt holds the lease)
     megabytes = settings.REGISTER_IMPORT_MEMORY_LIMIT_MB
-    if returncode in (OUT_OF_MEMORY_EXIT, -9):
+    if returncode in MEMORY_EXITS:
         return "IMPORT_TOO_LARGE", f"The import needs more than {megabytes} MiB of memory."
     logger.error("register import %s: the child exited with status %s", import_id, returncode)
     return "INTERNAL_ERROR", jobs.UNEXPECTED_FAILURE

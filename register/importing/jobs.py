@@ -27,6 +27,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import IO, Any
 
 from django.conf import settings
@@ -293,12 +294,25 @@ def _holding(import_id: str, token: str | None) -> RegisterImport | None:
     return register_import
 
 
-def execute(*, import_id: str, token: str) -> None:
+def _near_memory_limit(limit: int) -> bool:
+    """True once this process's peak address space came close to `limit`: an error then is
+    a failed allocation in disguise (lxml, psycopg report one as their own error)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+        peak_kib = int(status.split("VmPeak:", 1)[1].split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    return peak_kib * 1024 >= 0.9 * limit
+
+
+def execute(*, import_id: str, token: str, memory_limit: int | None = None) -> None:
     """Run the claimed import here (in the child process): read, plan, write, record.
 
     A refusal of the file (unreadable, no header row, a name conflict...) fails the import
     with the service's code, message and details; anything else with a generic message
-    (the error is logged). Never raises for the import's own failures.
+    (the error is logged). Never raises for the import's own failures, except MemoryError
+    (also for an error raised near `memory_limit`, the child's bound), which the child
+    turns into its out-of-memory exit.
     """
     from register.importing import import_register
 
@@ -334,7 +348,9 @@ def execute(*, import_id: str, token: str) -> None:
             details=refusal.details,
         )
         return
-    except Exception:
+    except Exception as error:
+        if memory_limit is not None and _near_memory_limit(memory_limit):
+            raise MemoryError from error
         logger.exception("register import %s failed", import_id)
         fail(import_id=import_id, token=token, code="INTERNAL_ERROR", message=UNEXPECTED_FAILURE)
         return
