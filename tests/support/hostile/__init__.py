@@ -1,0 +1,1 @@
+"""Generators of crafted files for the hostile-input tests (scaled-down copies of ../shared/hostile)."""
