@@ -1,1 +1,1 @@
-"""Generators of crafted files for the hostile-input tests (scaled-down copies of ../shared/hostile)."""
+"""Generators of crafted files for the hostile-input tests (copies of the review's, scaled)."""

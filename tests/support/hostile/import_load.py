@@ -36,7 +36,8 @@ def _workbook(sheets: list[tuple[str, str]], shared_strings: list[str] | None = 
     """An XLSX of (name, sheetData XML) sheets, with an optional shared-string table."""
     types = [
         f'{_XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">',
-        f'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>',
+        '<Default Extension="rels"'
+        ' ContentType="application/vnd.openxmlformats-package.relationships+xml"/>',
         '<Default Extension="xml" ContentType="application/xml"/>',
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
         'officedocument.spreadsheetml.sheet.main+xml"/>',
@@ -102,7 +103,8 @@ def many_vendors_xlsx(*, vendors: int = 2_000, recipient_columns: int = 4) -> by
     """A sheet of `vendors` vendors, then an activity whose recipient cells hold 5,000 values
     each: every value is matched against every vendor name."""
     strings = ["x;" * 5000, "Vendor", "DPA status", "Services", "signed", "hosting",
-               "Processing activity", "Purpose", "Recipients", "Payroll", "Data subjects"]  # fmt: skip
+               "Processing activity", "Purpose", "Recipients", "Payroll",
+               "Data subjects"]  # fmt: skip
     base = len(strings)
     strings += [f"Vendor {number} GmbH" for number in range(vendors)]
     strings.append("Activity 0")
