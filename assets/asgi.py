@@ -8,6 +8,8 @@ of memory to parse). ``RequestBodyLimit`` wraps the HTTP application:
 * the asset upload paths (``UPLOAD_PATHS``) accept ASSET_MAX_UPLOAD_BYTES plus the
   multipart margin and answer 413 FILE_TOO_LARGE past it (the upload handler's own checks,
   assets/uploads.py, then apply);
+* the register import paths (``IMPORT_PATHS``) accept REGISTER_IMPORT_MAX_BYTES plus the
+  multipart margin (the size the import reads) and answer 413 FILE_TOO_LARGE past it;
 * every other path accepts MAX_REQUEST_BODY_BYTES and answers 413 PAYLOAD_TOO_LARGE.
 
 A ``Content-Length`` over the bound is refused at once, without reading the body;
@@ -35,6 +37,12 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # The API's upload endpoint, and the admin's asset form (a file upload too).
 UPLOAD_PATHS = ("/api/v1/assets/upload", "/assets/upload", "/admin/assets/asset/add")
+# The register import, in the API and the admin (a file upload of its own size).
+IMPORT_PATHS = (
+    "/api/v1/processing-activities/import",
+    "/processing-activities/import",
+    "/admin/register/processingactivity/import",
+)
 
 
 class _TooLarge(Exception):  # noqa: N818 - internal signal
@@ -45,6 +53,9 @@ def _bound_for(path: str) -> tuple[int, int, str, str]:
     """(bytes accepted, limit shown, error code, what is too large) for a request path."""
     if path.rstrip("/") in UPLOAD_PATHS:
         limit = int(settings.ASSET_MAX_UPLOAD_BYTES)
+        return limit + MULTIPART_OVERHEAD_BYTES, limit, "FILE_TOO_LARGE", "The file"
+    if path.rstrip("/") in IMPORT_PATHS:
+        limit = int(settings.REGISTER_IMPORT_MAX_BYTES)
         return limit + MULTIPART_OVERHEAD_BYTES, limit, "FILE_TOO_LARGE", "The file"
     limit = int(settings.MAX_REQUEST_BODY_BYTES)
     return limit, limit, "PAYLOAD_TOO_LARGE", "The request body"

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from assets.models import Asset, AssetStatus
 from assets.progress import status_payload
-from common.channel_groups import send_to_group
+from common.channel_groups import organization_events_group, send_to_group
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ ASSET_STATUS = "asset-status"
 
 
 def organization_assets_group(organization_id: Any) -> str:
-    return f"assets.organization.{organization_id}"
+    return organization_events_group(organization_id)
 
 
 def event_name(name: str) -> str:

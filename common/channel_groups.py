@@ -27,6 +27,12 @@ def _process_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
+def organization_events_group(organization_id: Any) -> str:
+    """The group of an organization's event socket (`/ws/assets/`): its assets' statuses and
+    its register imports' statuses."""
+    return f"assets.organization.{organization_id}"
+
+
 def send_to_group(group: str, message: dict[str, Any]) -> None:
     """Send `message` to `group`; raises what the layer raises (callers decide if it matters).
 

@@ -75,6 +75,7 @@ MODEL_LABELS: dict[str, tuple[Promise, Promise]] = {
     "register.vendor": (_("vendor"), _("vendors")),
     "register.historicalvendor": (_("historical vendor"), _("historical vendors")),
     "register.transfer": (_("transfer"), _("transfers")),
+    "register.registerimport": (_("register import"), _("register imports")),
     "register.historicaltransfer": (_("historical transfer"), _("historical transfers")),
 }
 
@@ -94,6 +95,16 @@ FIELD_LABELS: dict[str, Promise] = {
     "chunks_total": _("chunks in total"),
     "swapped_at": _("swapped at"),
     "finished_at": _("finished at"),
+    # A register import (register.RegisterImport).
+    "user_id": _("user ID"),
+    "via": _("via"),
+    "dry_run": _("dry run"),
+    "file_key": _("stored file"),
+    "keep_file_until": _("file kept until"),
+    "lease_token": _("lease token"),
+    "lease_expires_at": _("lease expires at"),
+    "attempts": _("attempts"),
+    "result": _("result"),
     "id": _("ID"),
     "action": _("action"),
     "activity": _("processing activity"),

@@ -24,7 +24,7 @@ from config import local_stack
 BASE_DIR = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 # Every Celery queue of the service (settings.CELERY_WORKER_QUEUES): `make run` has one worker.
-WORKER_QUEUES = "generation,ingestion,webhooks,packages"
+WORKER_QUEUES = "generation,ingestion,webhooks,packages,imports,staleness"
 
 
 def _manage(*arguments: str, env: dict[str, str]) -> None:

@@ -2,7 +2,8 @@
 # Entry point of the application image. One image, one role per container:
 #   web [--migrate]     uvicorn, WEB_CONCURRENCY workers (--migrate: migrate first; for a
 #                       single machine without the `migrate` one-shot service)
-#   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks, packages;
+#   worker [QUEUE]      a Celery worker for one queue (generation, ingestion, webhooks, packages,
+#                       imports, staleness;
 #                       default WORKER_QUEUE, which the health check also reads),
 #                       CELERY_WORKER_CONCURRENCY processes (CELERY_WORKER_POOL=threads:
 #                       threads of one process, e.g. ingestion around one model)
@@ -34,7 +35,7 @@ case "$role" in
             --no-access-log --lifespan off
         ;;
     worker)
-        queue="${2:-${WORKER_QUEUE:?usage: worker QUEUE (generation, ingestion, webhooks or packages)}}"
+        queue="${2:-${WORKER_QUEUE:?usage: worker QUEUE (generation, ingestion, webhooks, packages, imports or staleness)}}"
         exec celery -A config worker \
             --queues "$queue" \
             --hostname "$queue@%h" \

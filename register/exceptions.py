@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from common.domain import Conflict, InvalidInput
+from common.domain import Conflict, InvalidInput, LimitReached
 
 
 class DuplicateName(Conflict):
@@ -26,4 +26,18 @@ class ForeignVendor(InvalidInput):
                     f"No vendor {vendor_id} in your register." for vendor_id in vendor_ids
                 ]
             },
+        )
+
+
+class ImportLimitReached(LimitReached):
+    """The organization already has its maximum of imports queued or running (429)."""
+
+    code = "IMPORT_LIMIT"
+
+    def __init__(self, *, running: int, limit: int) -> None:
+        super().__init__(
+            f"At most {limit} register imports can run at once per organization; "
+            "retry when one has finished.",
+            details={"running": running, "limit": limit},
+            retry_after=10,
         )

@@ -1,23 +1,25 @@
 """The register import in the admin: upload -> the plan (a dry run) -> confirm -> applied.
 
-The same service as the API (register.importing.import_register). Between the preview and
-the confirmation the uploaded bytes wait in the cache under a random token bound to the
-staff user (PREVIEW_SECONDS), so the confirmation applies exactly the file that was
-previewed; the plan is made again when applying, from the register as it is then.
+The same jobs as the API (register.importing.jobs), with the same limits: the upload is a
+dry-run import run by a worker (the page shows it running and refreshes itself until it is
+done), its plan is the preview, stored on the import row (bounded, and pruned like every
+import). Its file waits in the storage for the confirmation (REGISTER_IMPORT_PREVIEW_
+SECONDS); confirming starts a second import of exactly that file, for the staff member who
+previewed it only, and the plan is made again from the register as it is then.
 Served at admin/register/processingactivity/import/ (config/urls.py), linked from the
 ProcessingActivity changelist (templates/admin/register/processingactivity/change_list.html).
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext, pgettext_lazy
@@ -25,10 +27,11 @@ from django.utils.translation import gettext_lazy as _
 
 from common.domain import DomainError
 from organizations.admin_scoping import admin_actor, admin_membership
-from register.importing import MAX_FILE_BYTES, ImportPlan, import_register
-from register.models import ProcessingActivity
+from register.importing import jobs
+from register.models import ImportStatus, ProcessingActivity, RegisterImport
 
-PREVIEW_SECONDS = 30 * 60
+# Seconds between two looks of the page while the import runs (a meta refresh: no script).
+REFRESH_SECONDS = 2
 TEMPLATE = "admin/register/processingactivity/import.html"
 # The plan's codes (the API's words) as the admin shows them, in the user's language.
 ENTITY_LABELS = {"activity": _("processing activity"), "vendor": _("vendor")}
@@ -49,10 +52,6 @@ class RegisterUploadForm(forms.Form):
     )
 
 
-def _cache_key(request: HttpRequest, token: str) -> str:
-    return f"register-import:{request.user.pk}:{token}"
-
-
 def _entry_link(row: dict[str, Any]) -> str:
     if not row["id"]:
         return ""
@@ -71,7 +70,8 @@ def _changelist_url() -> str:
 
 
 def register_import_admin_view(request: HttpRequest) -> HttpResponse:
-    """GET: the upload form. POST file: the preview. POST token: apply the previewed file."""
+    """GET: the upload form, or an import (`?import=ID`). POST file: start the preview.
+    POST confirm: apply the previewed file."""
     membership = admin_membership(request)
     if membership is None or not membership.can_write:
         raise PermissionDenied(gettext("Only members who may write can import a register."))
@@ -79,87 +79,128 @@ def register_import_admin_view(request: HttpRequest) -> HttpResponse:
         **admin.site.each_context(request),
         "opts": ProcessingActivity._meta,
         "title": gettext("Import a register of processing activities"),
-        "max_bytes": MAX_FILE_BYTES,
+        "max_bytes": settings.REGISTER_IMPORT_MAX_BYTES,
         "changelist_url": _changelist_url(),
     }
     form = RegisterUploadForm()
-    if request.method == "POST" and request.POST.get("token"):
-        context.update(_apply(request, request.POST["token"]))
+    if request.method == "POST" and request.POST.get("confirm"):
+        outcome = _confirm(request, request.POST["confirm"])
+        if isinstance(outcome, RegisterImport):
+            return _show(outcome)
+        context.update(outcome)
     elif request.method == "POST":
         form = RegisterUploadForm(request.POST, request.FILES)
         if form.is_valid():
-            context.update(_preview(request, form.cleaned_data["file"]))
+            outcome = _preview(request, form.cleaned_data["file"])
+            if isinstance(outcome, RegisterImport):
+                return _show(outcome)
+            context.update(outcome)
+    elif request.GET.get("import"):
+        context.update(_import_context(request, request.GET["import"]))
     context["form"] = form
     return TemplateResponse(request, TEMPLATE, context)
 
 
-def _run(
-    request: HttpRequest, *, content: bytes, file_name: str, dry_run: bool
-) -> ImportPlan | dict[str, Any]:
+def _show(register_import: RegisterImport) -> HttpResponse:
+    return HttpResponseRedirect(f"?import={register_import.pk}")
+
+
+def _own_import(request: HttpRequest, import_id: str) -> RegisterImport | None:
+    """The import if the staff member started it in their organization (else None)."""
     membership = admin_membership(request)
     assert membership is not None  # checked by the view
     try:
-        return import_register(
-            organization=membership.organization,
-            content=content,
-            file_name=file_name,
-            actor=admin_actor(request),
-            dry_run=dry_run,
-        )
-    except DomainError as failure:
-        return {"error": failure.message, "error_details": failure.details}
+        return RegisterImport.objects.filter(
+            pk=import_id, organization=membership.organization, user_id=request.user.pk
+        ).first()
+    except (ValueError, DjangoValidationError):  # not an id
+        return None
 
 
-def _plan_context(plan: ImportPlan) -> dict[str, Any]:
-    rows = [row.as_dict() for row in plan.rows]
-    for row in rows:
-        row["link"] = _entry_link(row)
-        row["entity_label"] = ENTITY_LABELS.get(row["entity"], row["entity"])
-        row["action_label"] = ACTION_LABELS.get(row["action"], row["action"])
-    sheets = [layout.as_dict() for layout in plan.layouts]
-    for sheet in sheets:
-        sheet["kind_label"] = SHEET_KIND_LABELS.get(str(sheet["kind"]), sheet["kind"])
-    return {
-        "rows": rows,
-        "totals": plan.totals(),
-        "sheets": sheets,
-        "ignored_sheets": plan.ignored_sheets,
-    }
-
-
-def _preview(request: HttpRequest, uploaded: Any) -> dict[str, Any]:
-    if uploaded.size > MAX_FILE_BYTES:
+def _preview(request: HttpRequest, uploaded: Any) -> RegisterImport | dict[str, Any]:
+    limit = settings.REGISTER_IMPORT_MAX_BYTES
+    if uploaded.size > limit:
         return {
             "error": gettext("A register import takes at most %(max_bytes)s bytes.")
-            % {"max_bytes": f"{MAX_FILE_BYTES:,}"}
+            % {"max_bytes": f"{limit:,}"}
         }
-    content = uploaded.read()
-    file_name = uploaded.name or "register"
-    result = _run(request, content=content, file_name=file_name, dry_run=True)
-    if isinstance(result, dict):
-        return result
-    token = secrets.token_urlsafe(24)
-    cache.set(_cache_key(request, token), (file_name, content), PREVIEW_SECONDS)
-    return {
-        **_plan_context(result),
-        "stage": "preview",
-        "token": token,
-        "file_name": file_name,
-        "writes": result.writes,
-    }
+    membership = admin_membership(request)
+    assert membership is not None  # checked by the view
+    try:
+        return jobs.start_import(
+            organization=membership.organization,
+            actor=admin_actor(request),
+            file_name=uploaded.name or "register",
+            content=uploaded,
+            file_size=uploaded.size,
+            dry_run=True,
+            via="admin",
+            keep_file=True,
+        )
+    except DomainError as refusal:
+        return {"error": refusal.message}
 
 
-def _apply(request: HttpRequest, token: str) -> dict[str, Any]:
-    stored = cache.get(_cache_key(request, token))
-    if stored is None:
+def _confirm(request: HttpRequest, import_id: str) -> RegisterImport | dict[str, Any]:
+    preview = _own_import(request, import_id)
+    try:
+        applied = (
+            jobs.confirm_preview(preview=preview, actor=admin_actor(request)) if preview else None
+        )
+    except DomainError as refusal:
+        return {"error": refusal.message}
+    if applied is None:
         return {
             "error": gettext(
                 "The preview has expired or was already applied: upload the file again."
             )
         }
-    cache.delete(_cache_key(request, token))
-    file_name, content = stored
-    result = _run(request, content=content, file_name=file_name, dry_run=False)
-    if isinstance(result, dict):
-        return result
-    return {**_plan_context(result), "stage": "applied", "file_name": file_name}
+    return applied
+
+
+def _import_context(request: HttpRequest, import_id: str) -> dict[str, Any]:
+    register_import = _own_import(request, import_id)
+    if register_import is None:
+        return {
+            "error": gettext(
+                "The preview has expired or was already applied: upload the file again."
+            )
+        }
+    context: dict[str, Any] = {"file_name": register_import.file_name}
+    if not register_import.finished:
+        return {**context, "stage": "running", "refresh_seconds": REFRESH_SECONDS}
+    if register_import.status == ImportStatus.FAILED:
+        return {
+            **context,
+            "error": register_import.error_message,
+            "error_details": register_import.error_details or {},
+        }
+    result = register_import.result or {}
+    context.update(_plan_context(result))
+    if not register_import.dry_run:
+        return {**context, "stage": "applied"}
+    totals = result.get("totals") or {}
+    return {
+        **context,
+        "stage": "preview",
+        "token": str(register_import.pk),
+        "writes": bool(totals.get("created") or totals.get("updated")),
+    }
+
+
+def _plan_context(result: dict[str, Any]) -> dict[str, Any]:
+    rows = [dict(row) for row in result.get("rows") or []]
+    for row in rows:
+        row["link"] = _entry_link(row)
+        row["entity_label"] = ENTITY_LABELS.get(row["entity"], row["entity"])
+        row["action_label"] = ACTION_LABELS.get(row["action"], row["action"])
+    sheets = [dict(sheet) for sheet in result.get("sheets") or []]
+    for sheet in sheets:
+        sheet["kind_label"] = SHEET_KIND_LABELS.get(str(sheet["kind"]), sheet["kind"])
+    return {
+        "rows": rows,
+        "omitted_rows": result.get("omittedRows") or 0,
+        "totals": result.get("totals") or {},
+        "sheets": sheets,
+        "ignored_sheets": result.get("ignoredSheets") or [],
+    }

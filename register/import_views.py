@@ -1,16 +1,19 @@
-"""POST /api/v1/processing-activities/import: a register spreadsheet into the register.
+"""POST /api/v1/processing-activities/import and GET /api/v1/processing-activities/imports/{id}.
 
 The file comes as the multipart part `file`, or as `assetId`, an XLSX/CSV asset the
 organization uploaded before (another organization's asset is 404, and the attempt is
-recorded in both trails like every object route). The work is register.importing's.
+recorded in both trails like every object route). The POST only stores the file and
+queues the import (202, the import with its id); a worker reads, plans and writes it
+(register.importing.jobs), and the GET shows its status, progress, plan or error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,7 +23,9 @@ from assets.selectors import asset_original_file
 from common.errors import ApiError
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
-from register.importing import MAX_FILE_BYTES, ImportPlan, import_register
+from register.import_events import error_of, progress_of
+from register.importing import jobs
+from register.models import ImportStatus, RegisterImport
 
 
 class RegisterImportSerializer(serializers.Serializer):
@@ -81,7 +86,7 @@ class ImportSheetSerializer(serializers.Serializer):
     ignoredColumns = serializers.ListField(child=serializers.CharField())  # noqa: N815
 
 
-class RegisterImportResponseSerializer(serializers.Serializer):
+class RegisterImportResultSerializer(serializers.Serializer):
     dryRun = serializers.BooleanField()  # noqa: N815
     fileName = serializers.CharField()  # noqa: N815
     sheets = ImportSheetSerializer(many=True)
@@ -89,18 +94,75 @@ class RegisterImportResponseSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="Sheets with no register header row."
     )
     rows = ImportRowSerializer(many=True)
+    omittedRows = serializers.IntegerField(  # noqa: N815
+        help_text="Rows counted in the totals but not listed: the plan is kept to"
+        " REGISTER_IMPORT_RESULT_MAX_BYTES of JSON."
+    )
     totals = ImportTotalsSerializer()
 
 
-def import_response(*, plan: ImportPlan, dry_run: bool, file_name: str) -> dict[str, Any]:
+class ImportProgressSerializer(serializers.Serializer):
+    stage = serializers.ChoiceField(
+        choices=["reading", "planning", "writing"], allow_null=True,
+        help_text="Where a running import is; null while queued and once finished.",
+    )  # fmt: skip
+    attempts = serializers.IntegerField(help_text="Attempts started (a lost worker: another).")
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="VALIDATION_ERROR, INVALID_FILE_TYPE, FILE_TOO_LARGE, CONFLICT,"
+        " IMPORT_TIMEOUT, IMPORT_TOO_LARGE, IMPORT_INTERRUPTED, SERVICE_UNAVAILABLE,"
+        " INTERNAL_ERROR"
+    )
+    message = serializers.CharField()
+    details = serializers.JSONField(allow_null=True)
+
+
+class RegisterImportStatusSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=ImportStatus.choices)
+    dryRun = serializers.BooleanField()  # noqa: N815
+    fileName = serializers.CharField()  # noqa: N815
+    fileSize = serializers.IntegerField()  # noqa: N815
+    progress = ImportProgressSerializer()
+    result = RegisterImportResultSerializer(
+        allow_null=True, help_text="The plan (dry run) or what was done; null until completed."
+    )
+    error = ImportErrorSerializer(allow_null=True, help_text="Why it failed; null otherwise.")
+    createdAt = serializers.DateTimeField()  # noqa: N815
+    startedAt = serializers.DateTimeField(allow_null=True)  # noqa: N815
+    completedAt = serializers.DateTimeField(allow_null=True)  # noqa: N815
+
+
+def _timestamp(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def import_status(register_import: RegisterImport) -> dict[str, Any]:
     return {
-        "dryRun": dry_run,
-        "fileName": file_name,
-        "sheets": [layout.as_dict() for layout in plan.layouts],
-        "ignoredSheets": plan.ignored_sheets,
-        "rows": [row.as_dict() for row in plan.rows],
-        "totals": plan.totals(),
+        "id": str(register_import.pk),
+        "status": register_import.status,
+        "dryRun": register_import.dry_run,
+        "fileName": register_import.file_name,
+        "fileSize": register_import.file_size,
+        "progress": progress_of(register_import),
+        "result": register_import.result if register_import.status == "completed" else None,
+        "error": error_of(register_import),
+        "createdAt": _timestamp(register_import.created_at),
+        "startedAt": _timestamp(register_import.started_at),
+        "completedAt": _timestamp(register_import.completed_at),
     }
+
+
+def _too_large(size: int) -> ApiError:
+    limit = settings.REGISTER_IMPORT_MAX_BYTES
+    return ApiError(
+        "FILE_TOO_LARGE",
+        f"The file is {size:,} bytes; a register import takes at most {limit:,}.",
+        status_code=413,
+        details={"maxBytes": limit},
+    )
 
 
 class RegisterImportViewSet(OrganizationScopedViewSet):
@@ -114,7 +176,7 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
             "multipart/form-data": RegisterImportSerializer,
             "application/json": RegisterImportSerializer,
         },
-        responses={200: RegisterImportResponseSerializer},
+        responses={202: RegisterImportStatusSerializer},
         examples=[
             OpenApiExample(
                 "An uploaded asset, dry run",
@@ -126,42 +188,57 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
     def create(self, request: Request) -> Response:
         """Import a register of processing activities (XLSX or CSV), or plan it (`dryRun`).
 
+        Answers 202 with the import (`status: queued`); a worker reads, plans and writes it,
+        and `GET /api/v1/processing-activities/imports/{id}` shows its `status` (`queued`,
+        `processing`, `completed`, `failed`), `progress`, the plan (`result`, once completed)
+        or the `error` (once failed); the organization's `/ws/assets/` socket gets
+        `register-import-status` frames, its webhooks `register_import.completed` /
+        `register_import.failed`. The file is at most REGISTER_IMPORT_MAX_BYTES (10 MiB;
+        413 `FILE_TOO_LARGE` past it, as the route's body limit); an import runs within
+        REGISTER_IMPORT_TIMEOUT_SECONDS and REGISTER_IMPORT_MEMORY_LIMIT_MB (then it fails
+        with `IMPORT_TIMEOUT` / `IMPORT_TOO_LARGE`); at most REGISTER_IMPORT_MAX_RUNNING
+        imports per organization are queued or running (429 `IMPORT_LIMIT`).
+
         Columns are mapped by their headers (English, German and French names of the CNIL,
         DSK/Bitkom and ICO templates); a sheet whose headers name vendors (DPA status,
         sub-processors...) fills the vendors, and an activity's recipients that name a
         vendor link the activity to it. Rows match existing entries by `reference` (the ID
         column), else by name (case-insensitive). Importing the same file again gives only
         `unchanged` rows and writes nothing. All writes happen in one transaction.
-        Writers only (auditors get 403). A file that is not a readable register is 400
-        `VALIDATION_ERROR` (no recognised header row: `details.headersFound` and
-        `details.expectedHeaders`), 413 `FILE_TOO_LARGE` or 415 `INVALID_FILE_TYPE`.
+        Writers only (auditors get 403). A file that is not a readable register fails the
+        import with `VALIDATION_ERROR` (no recognised header row: `details.headersFound`
+        and `details.expectedHeaders`) or `INVALID_FILE_TYPE`.
         """
         query = RegisterImportSerializer(data=request.data)
         query.is_valid(raise_exception=True)
         dry_run = query.validated_data["dryRun"]
+        limit = settings.REGISTER_IMPORT_MAX_BYTES
         if query.validated_data.get("file") is not None:
             uploaded = query.validated_data["file"]
-            if uploaded.size > MAX_FILE_BYTES:
-                raise ApiError(
-                    "FILE_TOO_LARGE",
-                    f"A register import takes at most {MAX_FILE_BYTES:,} bytes.",
-                    status_code=413,
-                )
-            file_name, content = uploaded.name or "register", uploaded.read()
+            if uploaded.size > limit:
+                raise _too_large(uploaded.size)
+            file_name, content, size = uploaded.name or "register", uploaded, uploaded.size
         else:
-            file_name, content = self._asset_file(query.validated_data["assetId"])
-        plan = import_register(
+            file_name, data = self._asset_file(query.validated_data["assetId"])
+            content, size = data, len(data)
+            if size > limit:
+                raise _too_large(size)
+        register_import = jobs.start_import(
             organization=self.organization,
-            content=content,
-            file_name=file_name,
             actor=request_actor(request),
+            file_name=file_name,
+            content=content,
+            file_size=size,
             dry_run=dry_run,
         )
-        return Response(import_response(plan=plan, dry_run=dry_run, file_name=file_name))
+        register_import.refresh_from_db()  # a broker refusal has failed it meanwhile
+        return Response(import_status(register_import), status=status.HTTP_202_ACCEPTED)
 
     def _asset_file(self, asset_id: Any) -> tuple[str, bytes]:
         found = asset_original_file(
-            organization_id=self.organization.pk, asset_id=asset_id, max_bytes=MAX_FILE_BYTES
+            organization_id=self.organization.pk,
+            asset_id=asset_id,
+            max_bytes=settings.REGISTER_IMPORT_MAX_BYTES,
         )
         if found is not None:
             return found
@@ -174,3 +251,20 @@ class RegisterImportViewSet(OrganizationScopedViewSet):
             object_type="asset",
         )
         raise ApiError("NOT_FOUND", "No such asset in your organization.", status_code=404)
+
+
+class RegisterImportStatusViewSet(OrganizationScopedViewSet):
+    """GET /api/v1/processing-activities/imports/{id}: one import of the organization."""
+
+    audit_object_type = "register_import"
+    queryset = RegisterImport.objects.all()
+    serializer_class = RegisterImportStatusSerializer
+
+    @extend_schema(operation_id="processing_activities_import_status")
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """An import: its status, progress, and then its plan (`result`) or its `error`.
+
+        Every role of the organization may read it; another organization's import is 404
+        (the attempt is recorded in both trails, as on every object route).
+        """
+        return Response(import_status(self.get_object()))

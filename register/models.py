@@ -157,3 +157,60 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.recipient} ({self.country})"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    PROCESSING = "processing", _("Processing")
+    COMPLETED = "completed", _("Completed")
+    FAILED = "failed", _("Failed")
+
+
+class RegisterImport(models.Model):
+    """One import of a register file (or its dry run), run by a worker (importing/jobs.py).
+
+    A row with a lease, in the shape every background job is meant to take: `status`, the
+    running attempt's `lease_token` and `lease_expires_at`, `attempts`, and the last error.
+    The uploaded file waits in the storage under `file_key` until the import has run, then
+    it is deleted (`file_key` empty); `result` is the plan, as the API answers it.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="+")
+    # Who started it, as the audit events of the import name them (audit.services.Actor).
+    actor = models.JSONField(default=dict)
+    user_id = models.IntegerField(null=True, blank=True)
+    via = models.CharField(max_length=8, default="api")  # "api" or "admin"
+    dry_run = models.BooleanField(default=False)
+    file_name = models.CharField(max_length=255)
+    file_size = models.PositiveIntegerField(default=0)
+    file_key = models.CharField(max_length=500, blank=True, default="")
+    # The admin keeps a previewed file for its confirmation until then (else: deleted).
+    keep_file_until = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=12, choices=ImportStatus.choices, default=ImportStatus.QUEUED, db_index=True
+    )
+    stage = models.CharField(max_length=16, blank=True, default="")
+    lease_token = models.UUIDField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error_code = models.CharField(max_length=32, blank=True, default="")
+    error_message = models.TextField(blank=True, default="")
+    error_details = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["organization", "status"], name="register_import_org_status")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (ImportStatus.COMPLETED, ImportStatus.FAILED)

@@ -9,7 +9,10 @@ its Chapter V mechanism ("" when none is identified, which the consistency repor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -33,7 +36,44 @@ def object_type(entry: RegisterEntry) -> str:
     return _OBJECT_TYPES[type(entry)]
 
 
+@dataclass
+class _ChangeSet:
+    organization_id: Any
+    activities: set[Any] = field(default_factory=set)
+    vendors: set[Any] = field(default_factory=set)
+
+
+_change_set: ContextVar[_ChangeSet | None] = ContextVar("register_change_set", default=None)
+
+
+@contextmanager
+def one_change_set(*, organization_id: Any) -> Iterator[None]:
+    """Inside the block, the writes of the organization are announced once, together.
+
+    For a write of many entries in one transaction (an import): one `register_changed`
+    (one staleness task) for all of them, not one per entry. Enter it inside the
+    transaction; the announcement is sent when that transaction commits, as always.
+    """
+    changes = _ChangeSet(organization_id=organization_id)
+    token = _change_set.set(changes)
+    try:
+        yield
+    finally:
+        _change_set.reset(token)
+    if changes.activities or changes.vendors:
+        _announce(
+            organization_id=organization_id,
+            activities=changes.activities,
+            vendors=changes.vendors,
+        )
+
+
 def _announce(*, organization_id: Any, activities: set[Any], vendors: set[Any]) -> None:
+    changes = _change_set.get()
+    if changes is not None and changes.organization_id == organization_id:
+        changes.activities |= activities
+        changes.vendors |= vendors
+        return
     transaction.on_commit(
         lambda: register_changed.send(
             sender=RegisterEntry,

@@ -1,7 +1,7 @@
 from django.urls import re_path
 
 from common.routers import ApiRouter
-from register.import_views import RegisterImportViewSet
+from register.import_views import RegisterImportStatusViewSet, RegisterImportViewSet
 from register.views import ProcessingActivityViewSet, TransferViewSet, VendorViewSet
 
 router = ApiRouter()
@@ -16,6 +16,11 @@ urlpatterns = [
         r"^processing-activities/import/?$",
         RegisterImportViewSet.as_view({"post": "create"}),
         name="processing-activity-import",
+    ),
+    re_path(
+        r"^processing-activities/imports/(?P<pk>[0-9a-fA-F-]{36})/?$",
+        RegisterImportStatusViewSet.as_view({"get": "retrieve"}),
+        name="processing-activity-import-status",
     ),
     *router.urls,
 ]

@@ -189,3 +189,23 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[subpro
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+@pytest.fixture
+def register_imports_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A register import runs in this process as soon as it is queued.
+
+    No worker runs in most tests, and a child process could not see the test's uncommitted
+    rows: the import is claimed and executed here, at once (not after commit), through the
+    same jobs as in a worker (register.importing.jobs). The child process and the task are
+    tested on their own (tests/register/test_import_jobs.py, tests/reliability).
+    """
+    from register.importing import jobs
+
+    def run_here(import_id: str) -> None:
+        token = jobs.claim(import_id=import_id)
+        if token is not None:
+            jobs.execute(import_id=import_id, token=token)
+
+    monkeypatch.setattr(jobs, "after_commit", lambda function: function())
+    monkeypatch.setattr(jobs, "send", run_here)

@@ -21,6 +21,10 @@ DOCUMENT_STALE: Final = "document.stale"
 ASSET_COMPLETED: Final = "asset.completed"
 ASSET_FAILED: Final = "asset.failed"
 
+# A register import (or its dry run) has ended (register.import_events).
+REGISTER_IMPORT_COMPLETED: Final = "register_import.completed"
+REGISTER_IMPORT_FAILED: Final = "register_import.failed"
+
 # Order as in docs/API.md; endpoints subscribe to any subset of WEBHOOK_EVENTS.
 DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_CREATED,
@@ -30,7 +34,15 @@ DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_STALE,
 )
 ASSET_EVENTS: Final[tuple[str, ...]] = (ASSET_COMPLETED, ASSET_FAILED)
-WEBHOOK_EVENTS: Final[tuple[str, ...]] = (*DOCUMENT_EVENTS, *ASSET_EVENTS)
+REGISTER_IMPORT_EVENTS: Final[tuple[str, ...]] = (
+    REGISTER_IMPORT_COMPLETED,
+    REGISTER_IMPORT_FAILED,
+)
+WEBHOOK_EVENTS: Final[tuple[str, ...]] = (
+    *DOCUMENT_EVENTS,
+    *ASSET_EVENTS,
+    *REGISTER_IMPORT_EVENTS,
+)
 
 
 class DocumentEventData(TypedDict):
@@ -70,6 +82,25 @@ def asset_event_payload(
     return {
         "event": event,
         "assetId": str(asset_id),
+        "organizationId": str(organization_id),
+        "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
+        "data": dict(data),
+    }
+
+
+def register_import_event_payload(
+    *,
+    event: str,
+    import_id: UUID | str,
+    organization_id: UUID | str,
+    data: dict[str, Any],
+    timestamp: datetime,
+) -> dict[str, Any]:
+    """The body of one register import event: `data` carries status, dryRun, fileName,
+    totals (when completed) and the error (when failed)."""
+    return {
+        "event": event,
+        "importId": str(import_id),
         "organizationId": str(organization_id),
         "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
         "data": dict(data),

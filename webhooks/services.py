@@ -25,10 +25,12 @@ from webhooks.endpoint_secrets import generate_secret
 from webhooks.events import (
     ASSET_EVENTS,
     DOCUMENT_EVENTS,
+    REGISTER_IMPORT_EVENTS,
     WEBHOOK_EVENTS,
     DocumentEventData,
     asset_event_payload,
     document_event_payload,
+    register_import_event_payload,
 )
 from webhooks.exceptions import InvalidEndpoint, PlanRequired
 from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
@@ -199,6 +201,30 @@ def dispatch_asset_event(
                 timestamp=now,
             )
         )
+
+    return _dispatch(organization_id=organization_id, event=event, payload=payload)
+
+
+def dispatch_register_import_event(
+    *,
+    import_id: uuid.UUID | str,
+    organization_id: uuid.UUID | str,
+    event: str,
+    data: dict[str, Any],
+) -> list[WebhookDelivery]:
+    """Queue `register_import.completed` or `.failed` like `dispatch_asset_event` does (after
+    the import's final status committed). ValueError for an event not in
+    `REGISTER_IMPORT_EVENTS`."""
+    if event not in REGISTER_IMPORT_EVENTS:
+        raise ValueError(
+            f"Unknown webhook event {event!r}; expected one of {REGISTER_IMPORT_EVENTS}"
+        )
+
+    def payload(now: datetime) -> dict[str, Any]:
+        return register_import_event_payload(
+            event=event, import_id=import_id, organization_id=organization_id, data=data,
+            timestamp=now,
+        )  # fmt: skip
 
     return _dispatch(organization_id=organization_id, event=event, payload=payload)
 

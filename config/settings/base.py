@@ -249,6 +249,30 @@ EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)
 # (assets/worker.py). Set it when several workers share a machine (docs/DEPLOY.md).
 EMBEDDING_THREADS = env.int("EMBEDDING_THREADS", 0, minimum=0)
 
+# --- Register import jobs (register/importing/jobs.py; docs/API.md "Processing register") --
+# The largest register file an import takes: the import route's body limit (assets/asgi.py,
+# 413 FILE_TOO_LARGE past it) and the reader's own bound (register.importing.MAX_FILE_BYTES).
+REGISTER_IMPORT_MAX_BYTES = env.int("REGISTER_IMPORT_MAX_BYTES", 10 * 1024 * 1024, minimum=1024)
+# An import runs in a worker, in a child process: a crafted file that defeats the reader or
+# the planner exhausts these, not the worker (and never the web process). Wall-clock
+# seconds for reading, planning and writing, and the child's address space.
+REGISTER_IMPORT_TIMEOUT_SECONDS = env.int("REGISTER_IMPORT_TIMEOUT_SECONDS", 120, minimum=5)
+REGISTER_IMPORT_MEMORY_LIMIT_MB = env.int("REGISTER_IMPORT_MEMORY_LIMIT_MB", 1024, minimum=256)
+# Imports queued or running at once per organization (more: 429 IMPORT_LIMIT), so that one
+# member cannot fill the imports queue for everyone.
+REGISTER_IMPORT_MAX_RUNNING = env.int("REGISTER_IMPORT_MAX_RUNNING", 2, minimum=1)
+# Finished imports (their plans: the previews of the admin) kept per organization; older
+# ones are deleted when a new import starts, and any older than REGISTER_IMPORT_KEEP_DAYS
+# by the sweep. A plan is stored up to REGISTER_IMPORT_RESULT_MAX_BYTES of JSON (the rows
+# past it are counted in `omittedRows`, not listed).
+REGISTER_IMPORTS_KEPT = env.int("REGISTER_IMPORTS_KEPT", 20, minimum=1)
+REGISTER_IMPORT_KEEP_DAYS = env.int("REGISTER_IMPORT_KEEP_DAYS", 7, minimum=1)
+REGISTER_IMPORT_RESULT_MAX_BYTES = env.int(
+    "REGISTER_IMPORT_RESULT_MAX_BYTES", 1024 * 1024, minimum=16 * 1024
+)
+# How long the admin keeps a previewed file for its confirmation (then it is deleted).
+REGISTER_IMPORT_PREVIEW_SECONDS = env.int("REGISTER_IMPORT_PREVIEW_SECONDS", 1800, minimum=60)
+
 # --- Django REST framework -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -315,13 +339,16 @@ CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     # Exact names win over the patterns below (Celery's MapRoute).
     "legal_documents.tasks.build_documentation_package_task": {"queue": "packages"},
-    # A short UPDATE whose result is a webhook event: not behind minutes-long generations.
-    "legal_documents.tasks.mark_stale_task": {"queue": "webhooks"},
+    # A short UPDATE whose result is a webhook event: not behind minutes-long generations,
+    # and not in the queue of every tenant's webhook deliveries either (one per change set).
+    "legal_documents.tasks.mark_stale_task": {"queue": "staleness"},
     "legal_documents.tasks.*": {"queue": "generation"},
     "webhooks.tasks.*": {"queue": "webhooks"},
     "assets.tasks.*": {"queue": "ingestion"},
+    # Register imports: bounded in time and memory, and never behind (or before) an upload.
+    "register.tasks.*": {"queue": "imports"},
 }
-CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages"]
+CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages", "imports", "staleness"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
@@ -332,6 +359,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-documentation-packages": {
         "task": "legal_documents.tasks.sweep_documentation_packages_task",
+        "schedule": 60.0,
+    },
+    "sweep-register-imports": {
+        "task": "register.tasks.sweep_register_imports_task",
         "schedule": 60.0,
     },
     "requeue-stalled-webhook-deliveries": {

@@ -4,7 +4,8 @@ Vendors first, so that the activities created in the same import can link to the
 failure anywhere rolls the whole import back: a register is never half imported. Every
 written entry keeps its Transfers by the rule of every register write
 (`register.services.sync_transfers`) and is recorded through
-`register.services.record_change` (revision, audit, `register_changed`).
+`register.services.record_change` (revision, audit), and the import's changes are announced
+once (`register_changed`, one staleness task) when it commits.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from audit.services import Actor, record_event
 from register.importing.headers import normalise
 from register.importing.planning import CREATED, UPDATED, ImportPlan, PlannedRow
 from register.models import ProcessingActivity, RegisterEntry, Vendor
-from register.services import record_change, save_entry, sync_transfers
+from register.services import one_change_set, record_change, save_entry, sync_transfers
 
 
 @transaction.atomic
@@ -29,14 +30,16 @@ def apply_plan(*, plan: ImportPlan, actor: Actor) -> ImportPlan:
     its totals. Returns the plan with the ids of the created entries filled in.
     """
     vendors_by_key: dict[str, Vendor] = dict(plan.existing_vendors)
-    for row in plan.vendors:
-        if row.action in (CREATED, UPDATED):
-            _write(row, Vendor, plan, actor)
-        if row.entry is not None:
-            vendors_by_key[normalise(row.parsed.name)] = row.entry  # type: ignore[assignment]
-    for row in plan.activities:
-        if row.action in (CREATED, UPDATED):
-            _write(row, ProcessingActivity, plan, actor, vendors_by_key=vendors_by_key)
+    # One announcement (one staleness task) for the whole import, not one per row.
+    with one_change_set(organization_id=plan.organization.pk):
+        for row in plan.vendors:
+            if row.action in (CREATED, UPDATED):
+                _write(row, Vendor, plan, actor)
+            if row.entry is not None:
+                vendors_by_key[normalise(row.parsed.name)] = row.entry  # type: ignore[assignment]
+        for row in plan.activities:
+            if row.action in (CREATED, UPDATED):
+                _write(row, ProcessingActivity, plan, actor, vendors_by_key=vendors_by_key)
     record_event(
         organization=plan.organization,
         actor=actor,

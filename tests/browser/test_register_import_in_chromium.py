@@ -11,7 +11,10 @@ from tests.browser.conftest import admin_user, log_in
 from tests.conftest import make_caller
 from tests.support.register_workbook import register_workbook
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("register_imports_here"),
+]
 
 
 def test_a_dpo_previews_and_confirms_a_register_import(page, admin_server, screenshots, tmp_path):

@@ -13,7 +13,8 @@ from django.conf import settings
 from tests.deploy.conftest import is_one_shot
 
 WORKER_SERVICES = {
-    "worker-generation", "worker-ingestion", "worker-webhooks", "worker-packages"
+    "worker-generation", "worker-ingestion", "worker-webhooks", "worker-packages",
+    "worker-imports", "worker-staleness",
 }  # fmt: skip
 
 

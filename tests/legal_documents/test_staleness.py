@@ -110,3 +110,38 @@ def test_a_broker_that_refuses_the_task_never_fails_the_register_write(
     assert Vendor.objects.get(pk=register["lohncloud"].pk).country == "Switzerland"
     assert "could not enqueue marking the documents" in caplog.text
     assert stale_ids() == set()
+
+
+def test_an_import_of_many_rows_enqueues_one_marking_for_all_of_them(
+    dpo, enqueued, django_capture_on_commit_callbacks
+):
+    # One task per written row flooded the queue every tenant's webhooks share (issue 25,
+    # item 10): an import is one change set, one task.
+    from audit.services import Actor
+    from register.importing import import_register
+
+    csv = "Vendor;Country\n" + "".join(f"Vendor {n} GmbH;Germany\n" for n in range(30))
+    with django_capture_on_commit_callbacks(execute=True):
+        import_register(
+            organization=dpo.organization, content=csv.encode(), file_name="vendors.csv",
+            actor=Actor(label="t"), dry_run=False,
+        )  # fmt: skip
+
+    (arguments,) = json.loads(json.dumps(enqueued))
+    organization_id, activity_ids, vendor_ids = arguments
+    assert organization_id == str(dpo.organization.pk)
+    assert activity_ids == []
+    written = Vendor.objects.values_list("pk", flat=True)
+    assert sorted(vendor_ids) == sorted(str(pk) for pk in written)
+    assert len(vendor_ids) == 30
+
+
+def test_the_marking_has_a_queue_of_its_own():
+    from config.celery import app
+
+    def queue_of(task_name: str) -> str:
+        return str(app.amqp.router.route({}, task_name)["queue"].name)
+
+    staleness = queue_of(mark_stale_task.name)
+    assert staleness not in {"webhooks", "generation", "ingestion", "packages"}
+    assert queue_of("webhooks.tasks.deliver_webhook_task") == "webhooks"

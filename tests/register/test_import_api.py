@@ -19,15 +19,36 @@ from tests.support.register_workbook import (
     vendors_copy,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("register_imports_here")]
 
 URL = "/api/v1/processing-activities/import"
+STATUS_URL = "/api/v1/processing-activities/imports"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
+def finished(caller: Caller, response: Any) -> dict[str, Any]:
+    """The import a POST queued (202), as its GET shows it once run (here: at once)."""
+    assert response.status_code == 202, response.content
+    found = caller.client.get(f"{STATUS_URL}/{response.json()['id']}")
+    assert found.status_code == 200, found.content
+    return dict(found.json())
+
+
+def post_upload(caller: Caller, upload: Any, **fields: Any) -> dict[str, Any]:
+    """The import of an upload, finished (completed or failed)."""
+    response = caller.client.post(URL, {"file": upload, **fields}, format="multipart")
+    return finished(caller, response)
+
+
+def result_of(caller: Caller, upload: Any, **fields: Any) -> dict[str, Any]:
+    """The plan of a completed import (dry run: what it would do; else: what was done)."""
+    found = post_upload(caller, upload, **fields)
+    assert found["status"] == "completed", found
+    return dict(found["result"])
+
+
 def post_file(caller: Caller, content: bytes, name: str = "register.xlsx", **fields: Any):
-    upload = SimpleUploadedFile(name, content, content_type=XLSX)
-    return caller.client.post(URL, {"file": upload, **fields}, format="multipart")
+    return result_of(caller, SimpleUploadedFile(name, content, content_type=XLSX), **fields)
 
 
 def revisions() -> dict[str, int]:
@@ -36,10 +57,7 @@ def revisions() -> dict[str, int]:
 
 
 def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(dpo):
-    response = post_file(dpo, register_workbook())
-
-    assert response.status_code == 200, response.content
-    body = response.json()
+    body = post_file(dpo, register_workbook())
     assert body["totals"]["activities"] == {
         "created": 12,
         "updated": 0,
@@ -142,11 +160,11 @@ def test_the_register_workbook_creates_every_activity_and_vendor_with_its_facts(
 
 
 def test_importing_the_same_workbook_again_changes_nothing(dpo):
-    assert post_file(dpo, register_workbook()).status_code == 200
+    post_file(dpo, register_workbook())
     before = revisions()
     events = AuditEvent.objects.count()
 
-    body = post_file(dpo, register_workbook()).json()
+    body = post_file(dpo, register_workbook())
 
     assert {row["action"] for row in body["rows"]} == {"unchanged"}
     assert body["totals"]["unchanged"] == 18
@@ -157,7 +175,7 @@ def test_importing_the_same_workbook_again_changes_nothing(dpo):
 
 
 def test_a_dry_run_shows_the_plan_and_writes_nothing(dpo):
-    body = post_file(dpo, register_workbook(), dryRun="true").json()
+    body = post_file(dpo, register_workbook(), dryRun="true")
 
     assert body["dryRun"] is True
     assert body["totals"]["created"] == 18
@@ -178,9 +196,9 @@ def test_a_changed_row_updates_exactly_that_entry(dpo):
 
     dry = post_file(dpo, register_workbook(activities=activities, vendors=vendors), dryRun=True)
     assert revisions() == before
-    body = post_file(dpo, register_workbook(activities=activities, vendors=vendors)).json()
+    body = post_file(dpo, register_workbook(activities=activities, vendors=vendors))
 
-    assert dry.json()["rows"] == body["rows"]
+    assert dry["rows"] == body["rows"]
     changed = {
         row["name"]: row["changedFields"] for row in body["rows"] if row["action"] == "updated"
     }
@@ -202,7 +220,7 @@ def test_a_sheet_without_a_column_leaves_that_field_alone(dpo):
     before = revisions()
     headers = tuple(h for h in VENDOR_HEADERS if h not in ("Transfer mechanism", "Services"))
 
-    body = post_file(dpo, register_workbook(vendor_headers=headers)).json()
+    body = post_file(dpo, register_workbook(vendor_headers=headers))
 
     assert body["totals"]["updated"] == 0
     assert revisions() == before
@@ -217,7 +235,7 @@ def test_a_row_is_matched_by_its_reference_when_renamed(dpo):
     activities[4]["Verarbeitungstätigkeit"] = "CRM und Vertriebssteuerung"
     crm = ProcessingActivity.objects.get(reference="VVT-05")
 
-    body = post_file(dpo, register_workbook(activities=activities)).json()
+    body = post_file(dpo, register_workbook(activities=activities))
 
     row = next(row for row in body["rows"] if row["reference"] == "VVT-05")
     assert (row["action"], row["id"], row["changedFields"]) == ("updated", str(crm.pk), ["name"])
@@ -226,10 +244,9 @@ def test_a_row_is_matched_by_its_reference_when_renamed(dpo):
 
 def test_a_french_csv_register_is_read_with_its_encoding_and_delimiter(dpo):
     upload = SimpleUploadedFile("registre.csv", french_register_csv(), content_type="text/csv")
-    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+    body = result_of(dpo, upload)
 
-    assert response.status_code == 200, response.content
-    assert response.json()["totals"]["created"] == 3
+    assert body["totals"]["created"] == 3
     payroll = ProcessingActivity.objects.get(reference="T-01")
     assert payroll.name == "Gestion de la paie"
     assert payroll.legal_bases == [
@@ -251,10 +268,9 @@ def test_bases_and_mechanisms_in_any_language_are_imported_without_problems(dpo)
     ).encode()
     upload = SimpleUploadedFile("register.csv", content, content_type="text/csv")
 
-    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+    body = result_of(dpo, upload)
 
-    assert response.status_code == 200, response.content
-    assert [row["problems"] for row in response.json()["rows"]] == [[], [], []]
+    assert [row["problems"] for row in body["rows"]] == [[], [], []]
     codes = {
         activity.name: [entry["code"] for entry in activity.legal_bases]
         for activity in ProcessingActivity.objects.filter(organization=dpo.organization)
@@ -271,10 +287,11 @@ def test_a_sheet_without_a_register_header_row_is_refused_with_the_headers_found
     upload = SimpleUploadedFile(
         "export.csv", b"Kunde;Umsatz;Datum\nMeier;100;2024-01-01\n", content_type="text/csv"
     )
-    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+    found = post_upload(dpo, upload)
 
-    assert response.status_code == 400
-    error = response.json()["error"]
+    assert found["status"] == "failed"
+    assert found["result"] is None
+    error = found["error"]
     assert error["code"] == "VALIDATION_ERROR"
     assert "header row" in error["message"]
     assert error["details"]["headersFound"] == {"export.csv": ["Kunde", "Umsatz", "Datum"]}
@@ -286,20 +303,22 @@ def test_a_sheet_without_a_register_header_row_is_refused_with_the_headers_found
 
 
 @pytest.mark.parametrize(
-    ("name", "content", "status", "code"),
+    ("name", "content", "code"),
     [
-        ("register.xlsx", b"PK\x03\x04 not really a zip", 400, "VALIDATION_ERROR"),
-        ("register.pdf", b"%PDF-1.7\n%binary", 415, "INVALID_FILE_TYPE"),
-        ("register.csv", b"", 400, "VALIDATION_ERROR"),
+        ("register.xlsx", b"PK\x03\x04 not really a zip", "VALIDATION_ERROR"),
+        ("register.pdf", b"%PDF-1.7\n%binary", "INVALID_FILE_TYPE"),
+        ("register.csv", b"", "VALIDATION_ERROR"),
     ],
 )
-def test_a_file_that_is_no_register_gets_the_error_envelope(dpo, name, content, status, code):
+def test_a_file_that_is_no_register_fails_the_import_with_the_error_envelope(
+    dpo, name, content, code
+):
     upload = SimpleUploadedFile(name, content or b" ", content_type="application/octet-stream")
-    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+    found = post_upload(dpo, upload)
 
-    assert response.status_code == status, response.content
-    assert response.json()["error"]["code"] == code
-    assert response.json()["error"]["message"]
+    assert found["status"] == "failed"
+    assert found["error"]["code"] == code
+    assert found["error"]["message"]
 
 
 def test_neither_or_both_of_file_and_asset_id_is_a_validation_error(dpo):
@@ -320,11 +339,10 @@ def upload_asset(caller: Caller, content: bytes, name: str) -> str:
 def test_an_uploaded_asset_of_the_organization_is_imported_by_id(dpo):
     asset_id = upload_asset(dpo, register_workbook(), "VVT-2026.xlsx")
 
-    response = dpo.client.post(URL, {"assetId": asset_id}, format="json")
+    body = finished(dpo, dpo.client.post(URL, {"assetId": asset_id}, format="json"))["result"]
 
-    assert response.status_code == 200, response.content
-    assert response.json()["fileName"] == "VVT-2026.xlsx"
-    assert response.json()["totals"]["created"] == 18
+    assert body["fileName"] == "VVT-2026.xlsx"
+    assert body["totals"]["created"] == 18
 
 
 def test_an_asset_of_another_organization_is_not_found(dpo):
@@ -345,7 +363,8 @@ def test_an_asset_of_another_organization_is_not_found(dpo):
 
 
 def test_auditors_may_not_import(auditor):
-    response = post_file(auditor, register_workbook(), dryRun=True)
+    upload = SimpleUploadedFile("register.xlsx", register_workbook(), content_type=XLSX)
+    response = auditor.client.post(URL, {"file": upload, "dryRun": True}, format="multipart")
 
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "PERMISSION_DENIED"
@@ -365,11 +384,13 @@ def test_a_failure_while_applying_writes_nothing(dpo, monkeypatch):
         return original(**kwargs)
 
     monkeypatch.setattr(applying, "record_change", failing_on_the_tenth)
-    dpo.client.raise_request_exception = False
 
-    response = post_file(dpo, register_workbook())
+    upload = SimpleUploadedFile("register.xlsx", register_workbook(), content_type=XLSX)
+    found = post_upload(dpo, upload)
 
-    assert response.status_code == 500
+    assert found["status"] == "failed"
+    assert found["error"]["code"] == "INTERNAL_ERROR"
+    assert "database" not in found["error"]["message"]  # internal errors stay in the log
     assert not ProcessingActivity.objects.exists()
     assert not Vendor.objects.exists()
     assert not AuditEvent.objects.filter(action__startswith="vendor.").exists()
@@ -379,7 +400,11 @@ def test_the_import_is_in_the_openapi_schema(dpo):
     schema = dpo.client.get("/api/schema/", {"format": "json"}).json()
     operation = schema["paths"]["/api/v1/processing-activities/import"]["post"]
     assert "multipart/form-data" in operation["requestBody"]["content"]
-    assert "200" in operation["responses"]
+    assert "202" in operation["responses"]
+    status = schema["paths"]["/api/v1/processing-activities/imports/{id}"]["get"]
+    answer = status["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][answer.rsplit("/", 1)[-1]]["properties"]
+    assert {"id", "status", "progress", "result", "error"} <= set(fields)
 
 
 def test_an_activity_naming_a_vendor_already_in_the_register_is_linked_to_it(dpo):
@@ -391,7 +416,7 @@ def test_an_activity_naming_a_vendor_already_in_the_register_is_linked_to_it(dpo
     ).encode()
     upload = SimpleUploadedFile("vvt.csv", content, content_type="text/csv")
 
-    body = dpo.client.post(URL, {"file": upload}, format="multipart").json()
+    body = result_of(dpo, upload)
 
     assert [row["entity"] for row in body["rows"]] == ["activity"]
     backup = ProcessingActivity.objects.get(organization=dpo.organization, name="Backup")
@@ -409,10 +434,9 @@ def test_two_rows_with_one_name_but_different_ids_skip_the_second_not_a_500(dpo)
     )
     upload = SimpleUploadedFile("register.csv", csv, content_type="text/csv")
 
-    response = dpo.client.post(URL, {"file": upload}, format="multipart")
+    body = result_of(dpo, upload)
 
-    assert response.status_code == 200, response.content
-    rows = {row["reference"]: row for row in response.json()["rows"]}
+    rows = {row["reference"]: row for row in body["rows"]}
     assert (rows["PA-1"]["action"], rows["PA-2"]["action"]) == ("created", "skipped")
     assert "row 2" in rows["PA-2"]["problems"][-1]
     names = ProcessingActivity.objects.filter(organization=dpo.organization).values_list(
@@ -442,13 +466,12 @@ def test_importing_a_vendor_keeps_the_transfers_of_its_sub_processors(dpo):
 
     def post() -> Any:
         upload = SimpleUploadedFile("vendors.csv", csv, content_type="text/csv")
-        return dpo.client.post(URL, {"file": upload}, format="multipart")
+        return result_of(dpo, upload)
 
-    first = post()
+    post()
 
-    assert first.status_code == 200, first.content
     assert sorted(Transfer.objects.values_list("recipient", "country", "mechanism")) == before
-    assert [row["action"] for row in post().json()["rows"]] == ["unchanged"]
+    assert [row["action"] for row in post()["rows"]] == ["unchanged"]
 
 
 def test_a_name_taken_between_planning_and_writing_is_a_conflict_not_a_500(dpo):

@@ -16,7 +16,7 @@ from register.models import Transfer, Vendor
 from tests.conftest import Caller
 from tests.support.register_workbook import register_workbook
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("register_imports_here")]
 
 IMPORT = "/api/v1/processing-activities/import"
 REPORT = "/api/v1/compliance/register-report"
@@ -44,8 +44,9 @@ def _import(caller: Caller, vendors: list[dict[str, Any]]) -> dict[str, Any]:
     content = register_workbook(vendors=vendors, vendor_headers=GERMAN_VENDOR_HEADERS)
     upload = SimpleUploadedFile("verzeichnis.xlsx", content, content_type=XLSX)
     response = caller.client.post(IMPORT, {"file": upload}, format="multipart")
-    assert response.status_code == 200, response.content
-    return response.json()
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "completed", response.content  # run here at once
+    return dict(response.json()["result"])
 
 
 def _items_naming(caller: Caller, vendor_name: str) -> list[dict[str, Any]]:

@@ -25,12 +25,13 @@ def create(caller, document_type: str, **fields):  # type: ignore[no-untyped-def
 
 
 @pytest.fixture
-def imported(dpo):  # type: ignore[no-untyped-def]
+def imported(dpo, register_imports_here):  # type: ignore[no-untyped-def]
     upload = SimpleUploadedFile("verzeichnis.xlsx", register_workbook(), content_type=XLSX)
     response = dpo.client.post(
         "/api/v1/processing-activities/import", {"file": upload}, format="multipart"
     )
-    assert response.status_code == 200, response.content
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "completed", response.content  # run here at once
     assert ProcessingActivity.objects.filter(organization=dpo.organization).count() == 12
     assert Vendor.objects.filter(organization=dpo.organization).count() == 6
     return dpo

@@ -47,7 +47,10 @@ class Stack:
         return server
 
     def worker(
-        self, *, queues: str = "generation,ingestion,webhooks,packages", **extra: str
+        self,
+        *,
+        queues: str = "generation,ingestion,webhooks,packages,imports,staleness",
+        **extra: str,
     ) -> Worker:
         name = queues.replace(",", "-")
         worker = Worker(

@@ -319,7 +319,7 @@ class Worker:
 
     env: dict[str, str]
     log_path: Path
-    queues: str = "generation,ingestion,webhooks,packages"
+    queues: str = "generation,ingestion,webhooks,packages,imports,staleness"
     concurrency: int = 2
     name: str = "worker"
     process: subprocess.Popen | None = None
