@@ -251,7 +251,7 @@ EMBEDDING_THREADS = env.int("EMBEDDING_THREADS", 0, minimum=0)
 
 # --- Register import jobs (register/importing/jobs.py; docs/API.md "Processing register") --
 # The largest register file an import takes: the import route's body limit (assets/asgi.py,
-# 413 FILE_TOO_LARGE past it) and the reader's own bound (register.importing.MAX_FILE_BYTES).
+# 413 FILE_TOO_LARGE past it) and the reader's own bound (register.importing.reading).
 REGISTER_IMPORT_MAX_BYTES = env.int("REGISTER_IMPORT_MAX_BYTES", 10 * 1024 * 1024, minimum=1024)
 # An import runs in a worker, in a child process: a crafted file that defeats the reader or
 # the planner exhausts these, not the worker (and never the web process). Wall-clock

@@ -20,11 +20,10 @@ from organizations.models import Organization
 from register.importing.applying import apply_plan
 from register.importing.errors import RegisterFileType, RegisterFileUnreadable
 from register.importing.planning import ImportPlan, build_plan
-from register.importing.reading import MAX_FILE_BYTES, read_register_file
+from register.importing.reading import read_register_file
 from register.models import ProcessingActivity, Vendor
 
 __all__ = [
-    "MAX_FILE_BYTES",
     "ImportPlan",
     "RegisterFileType",
     "RegisterFileUnreadable",

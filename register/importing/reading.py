@@ -35,7 +35,6 @@ from register.importing.errors import (
     over_limit,
 )
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024
 MAX_ROWS = 5_000
 MAX_COLUMNS = 100
@@ -118,14 +117,15 @@ class _Allowance:
 def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
     """The sheets of an XLSX workbook or a CSV file, by content (the name only breaks ties).
 
-    Raises RegisterFileType for anything else, RegisterFileTooLarge past MAX_FILE_BYTES,
+    Raises RegisterFileType for anything else, RegisterFileTooLarge past REGISTER_IMPORT_MAX_BYTES,
     RegisterFileUnreadable for a corrupt or empty file, or one over the import's sheet, cell
     or text bound (`details.limit` names the setting); the message says which, for users.
     """
-    if len(content) > MAX_FILE_BYTES:
+    max_bytes: int = settings.REGISTER_IMPORT_MAX_BYTES
+    if len(content) > max_bytes:
         raise RegisterFileTooLarge(
             f"The file is {len(content):,} bytes; a register import takes at most"
-            f" {MAX_FILE_BYTES:,}.",
+            f" {max_bytes:,} (REGISTER_IMPORT_MAX_BYTES).",
             details={"file": ["too large"]},
         )
     if not content.strip():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from django.core.asgi import get_asgi_application
 
 from assets.asgi import RequestBodyLimit
@@ -148,6 +149,15 @@ def test_a_register_import_past_its_limit_is_refused_as_a_file_too_large(setting
 
 
 def test_the_import_route_limit_is_the_size_the_import_reads(settings):
-    from register.importing import MAX_FILE_BYTES
+    # One setting moves both bounds: a file the route lets through is never refused by the
+    # reader for its size, and one over it is refused by both.
+    from register.importing.errors import RegisterFileTooLarge
+    from register.importing.reading import read_register_file
 
-    assert settings.REGISTER_IMPORT_MAX_BYTES == MAX_FILE_BYTES == 10 * MIB
+    settings.REGISTER_IMPORT_MAX_BYTES = 2048
+    content = b"Name;Purpose\n" + b"Payroll;Pay\n" * 150
+
+    assert len(content) <= 2048
+    assert read_register_file(content=content, file_name="register.csv")
+    with pytest.raises(RegisterFileTooLarge):
+        read_register_file(content=content + b"x" * 2048, file_name="register.csv")

@@ -6,6 +6,7 @@ import codecs
 import io
 
 import pytest
+from django.conf import settings
 from openpyxl import Workbook
 
 from gdpr.composition.recognition import recognise_safeguard as safeguard
@@ -15,7 +16,7 @@ from register.importing.errors import (
     RegisterFileUnreadable,
 )
 from register.importing.headers import SheetKind, detect_layout, field_for
-from register.importing.reading import MAX_FILE_BYTES, MAX_ROWS, read_register_file
+from register.importing.reading import MAX_ROWS, read_register_file
 from register.importing.wording import legal_basis
 
 
@@ -153,7 +154,9 @@ def test_files_that_are_not_registers_are_refused_by_content():
     with pytest.raises(RegisterFileType):
         read_register_file(content=b"\x00\x01\x02binary" * 10, file_name="register.csv")
     with pytest.raises(RegisterFileTooLarge):
-        read_register_file(content=b"a" * (MAX_FILE_BYTES + 1), file_name="register.csv")
+        read_register_file(
+            content=b"a" * (settings.REGISTER_IMPORT_MAX_BYTES + 1), file_name="register.csv"
+        )
 
 
 def test_a_sheet_longer_than_the_limit_is_refused_rather_than_cut_short():
