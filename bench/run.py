@@ -26,6 +26,8 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("compose", "bench_compose.py", 300),
     ("generation", "bench_generation.py", 600),
     ("pdf_export", "bench_pdf_export.py", 600),
+    ("xlsx_export", "bench_xlsx_export.py", 900),
+    ("register_report", "bench_register_report.py", 900),
     ("ingestion", "bench_ingestion.py", 1800),
     # 100 MB CSV + TXT through uvicorn and workers: about 40 min on a busy 2-core machine.
     ("large_files", "bench_large_files.py", 3 * 3600),

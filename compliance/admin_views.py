@@ -19,13 +19,12 @@ from audit.services import record_event
 from compliance.report import (
     SEVERITIES,
     ReportItem,
+    breach_deadlines,
+    items_at,
     narrowed,
-    open_breaches,
-    register_facts,
-    register_report,
-    report_items,
     severity_counts,
 )
+from compliance.report_cache import cached_register_report, cached_report_basis
 from legal_documents.models import Status
 from legal_documents.selectors import document_counts_by_status, stale_documents
 from organizations.admin_scoping import admin_actor, admin_organization
@@ -100,20 +99,21 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
     if organization is None:
         return render(request, "admin/compliance/start.html", {**context, "organization": None})
     now = timezone.now()
-    facts = register_facts(organization_id=organization.pk, now=now)
-    items = report_items(facts=facts)
+    basis = cached_report_basis(organization_id=organization.pk, now=now)
+    items = items_at(basis=basis, now=now)
     by_severity = severity_counts(items=items)
     counts = document_counts_by_status(organization_id=organization.pk)
     documents_url = reverse("admin:legal_documents_legaldocument_changelist")
     report_url = reverse("admin:compliance_register_report")
     breaches = [
         {
-            "document": document,
-            "url": reverse("admin:legal_documents_legaldocument_change", args=[document.pk]),
+            "url": reverse("admin:legal_documents_legaldocument_change", args=[breach.document.id]),
             "deadline": deadline,
             "hours_left": deadline.hours_remaining,
         }
-        for document, deadline in sorted(open_breaches(facts), key=lambda pair: pair[1].deadline)
+        for breach, deadline in sorted(
+            breach_deadlines(breaches=basis.breaches, now=now), key=lambda pair: pair[1].deadline
+        )
     ]
     today = now.date()
     reviews = [
@@ -172,7 +172,7 @@ def register_report_view(request: HttpRequest) -> HttpResponse:
     context = _context(request, gettext("Register consistency report"))
     if organization is None:
         return render(request, "admin/compliance/report.html", {**context, "organization": None})
-    items = register_report(organization_id=organization.pk, now=timezone.now())
+    items = cached_register_report(organization_id=organization.pk, now=timezone.now())
     severity, kind = request.GET.get("severity"), request.GET.get("kind")
     shown = narrowed(items=items, severity=severity, kind=kind)
     _audit(request, organization, "report", items=len(shown))

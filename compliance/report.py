@@ -67,7 +67,8 @@ class ReportItem:
 
 @dataclass(slots=True)
 class RegisterFacts:
-    """What the checks read, loaded once per report."""
+    """What the checks read, loaded once per report, indexed once (by id, by type): a check
+    over the documents looks up the activities each names instead of scanning them all."""
 
     organization_id: Any
     now: datetime
@@ -75,17 +76,27 @@ class RegisterFacts:
     vendors: list[Vendor]
     transfers: list[Transfer]
     documents: list[LegalDocument]
+    _positions: dict[str, int] = field(init=False, repr=False, compare=False)
+    _by_type: dict[str, list[LegalDocument]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._positions = {str(a.pk): index for index, a in enumerate(self.activities)}
+        self._by_type = {}
+        for document in self.documents:
+            self._by_type.setdefault(document.document_type, []).append(document)
 
     @property
     def today(self) -> date:
         return self.now.date()
 
     def activities_named_by(self, document: LegalDocument) -> list[ProcessingActivity]:
-        named = set((document.register_sources or {}).get("activities", {}) or {})
-        return [a for a in self.activities if str(a.pk) in named]
+        """The register's activities the document names, in the register's order."""
+        named = (document.register_sources or {}).get("activities", {}) or {}
+        found = sorted(self._positions[key] for key in map(str, named) if key in self._positions)
+        return [self.activities[index] for index in found]
 
     def documents_of(self, document_type: str) -> list[LegalDocument]:
-        return [d for d in self.documents if d.document_type == document_type]
+        return list(self._by_type.get(document_type, ()))
 
 
 def _activity(activity: ProcessingActivity) -> ReportObject:
@@ -173,6 +184,8 @@ def _retention_texts(entries: Iterable[Any]) -> list[str]:
 
 
 def privacy_policy_retention(facts: RegisterFacts) -> Iterable[ReportItem]:
+    # Each activity's retention normalised once, not once per policy naming it.
+    retention: dict[Any, list[tuple[str, str]]] = {}
     for document in facts.documents_of("PRIVACY_POLICY"):
         if document.content_markdown:
             stated, where = _normalised(document.content_markdown), "text"
@@ -182,9 +195,11 @@ def privacy_policy_retention(facts: RegisterFacts) -> Iterable[ReportItem]:
             )))  # fmt: skip
             where = "inputs"
         for activity in facts.activities_named_by(document):
-            missing = [
-                t for t in _retention_texts(activity.retention) if _normalised(t) not in stated
-            ]
+            if activity.pk not in retention:
+                retention[activity.pk] = [
+                    (t, _normalised(t)) for t in _retention_texts(activity.retention)
+                ]
+            missing = [t for t, normalised in retention[activity.pk] if normalised not in stated]
             if not missing:
                 continue
             yield ReportItem(
@@ -247,19 +262,41 @@ def _own_review_date(document: LegalDocument) -> date | None:
     return None
 
 
-def dpia_review_overdue(facts: RegisterFacts) -> Iterable[ReportItem]:
+@dataclass(frozen=True, slots=True)
+class DpiaReview:
+    """A completed DPIA's review dates: its own, else those of the activities it names."""
+
+    document: ReportObject
+    activities: tuple[ReportObject, ...]
+    dates: tuple[date, ...]
+
+
+def dpia_reviews(facts: RegisterFacts) -> list[DpiaReview]:
+    reviews = []
     for document in _completed_dpias(facts):
         activities = facts.activities_named_by(document)
         own = _own_review_date(document)
         dates = [own] if own else [a.next_review_date for a in activities if a.next_review_date]
-        passed = [d for d in dates if d < facts.today]
+        reviews.append(
+            DpiaReview(_document(document), tuple(map(_activity, activities)), tuple(dates))
+        )
+    return reviews
+
+
+def dpia_review_overdue(facts: RegisterFacts) -> Iterable[ReportItem]:
+    return reviews_overdue(reviews=dpia_reviews(facts), today=facts.today)
+
+
+def reviews_overdue(*, reviews: Iterable[DpiaReview], today: date) -> Iterable[ReportItem]:
+    for review in reviews:
+        passed = [d for d in review.dates if d < today]
         if not passed:
             continue
         yield ReportItem(
             kind="dpia-review-overdue",
             severity="medium",
             article="Art. 35(11)",
-            objects=(_document(document), *map(_activity, activities)),
+            objects=(review.document, *review.activities),
             message=f"The DPIA was due for review on {min(passed):%Y-%m-%d}.",
             suggested_action="Review the DPIA against the processing as it is now, record"
             " the outcome and set the next review date.",
@@ -340,15 +377,41 @@ def open_breaches(facts: RegisterFacts) -> list[tuple[LegalDocument, Notificatio
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class OpenBreach:
+    """An open breach notification and when the controller became aware of the breach."""
+
+    document: ReportObject
+    aware_at: datetime
+
+
+def breach_awareness(facts: RegisterFacts) -> list[OpenBreach]:
+    return [
+        OpenBreach(_document(document), deadline.aware_at)
+        for document, deadline in open_breaches(facts)
+    ]
+
+
+def breach_deadlines(
+    *, breaches: Iterable[OpenBreach], now: datetime
+) -> list[tuple[OpenBreach, NotificationDeadline]]:
+    """Each open breach with its Art. 33(1) deadline as seen at `now`."""
+    return [(breach, notification_deadline(breach.aware_at, now)) for breach in breaches]
+
+
 def breaches_open_past_deadline(facts: RegisterFacts) -> Iterable[ReportItem]:
-    for document, deadline in open_breaches(facts):
+    return breaches_overdue(breaches=breach_awareness(facts), now=facts.now)
+
+
+def breaches_overdue(*, breaches: Iterable[OpenBreach], now: datetime) -> Iterable[ReportItem]:
+    for breach, deadline in breach_deadlines(breaches=breaches, now=now):
         if not deadline.passed:
             continue
         yield ReportItem(
             kind="breach-notification-overdue",
             severity="high",
             article="Art. 33(1)",
-            objects=(_document(document),),
+            objects=(breach.document,),
             message=f"The breach notification is still open {deadline.hours_overdue:.0f} h"
             f" after the 72 hours ended ({deadline.deadline:%Y-%m-%d %H:%M} UTC).",
             suggested_action="Notify the supervisory authority now, with the reasons for the"
@@ -376,6 +439,10 @@ KINDS = (
 )  # fmt: skip
 
 
+# The documents the checks read.
+REPORT_DOCUMENT_TYPES = ("PRIVACY_POLICY", "DPIA", "BREACH_NOTIFICATION")
+
+
 def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
     """The organization's register and the documents the checks read, loaded once."""
     return RegisterFacts(
@@ -387,16 +454,57 @@ def register_facts(*, organization_id: Any, now: datetime) -> RegisterFacts:
         documents=list(
             documents_of_types(
                 organization_id=organization_id,
-                document_types=("PRIVACY_POLICY", "DPIA", "BREACH_NOTIFICATION"),
+                document_types=REPORT_DOCUMENT_TYPES,
             )
         ),
     )
 
 
+# The checks whose findings move with the clock alone: the basis keeps what they read.
+CLOCK_CHECKS = (dpia_review_overdue, breaches_open_past_deadline)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportBasis:
+    """What the report is made of, given the register and the documents alone (so it can be
+    kept while they do not change, compliance.report_cache): the findings of every check
+    but the clock's, by check name, and what the clock's checks read."""
+
+    findings: dict[str, tuple[ReportItem, ...]]
+    reviews: tuple[DpiaReview, ...]
+    breaches: tuple[OpenBreach, ...]
+
+
+def report_basis(*, facts: RegisterFacts) -> ReportBasis:
+    return ReportBasis(
+        findings={
+            check.__name__: tuple(check(facts)) for check in CHECKS if check not in CLOCK_CHECKS
+        },
+        reviews=tuple(dpia_reviews(facts)),
+        breaches=tuple(breach_awareness(facts)),
+    )
+
+
+def items_at(*, basis: ReportBasis, now: datetime) -> list[ReportItem]:
+    """Every item of the report at `now`, most severe first (stable order: CHECKS's)."""
+    clock = {
+        dpia_review_overdue.__name__: lambda: reviews_overdue(
+            reviews=basis.reviews, today=now.date()
+        ),
+        breaches_open_past_deadline.__name__: lambda: breaches_overdue(
+            breaches=basis.breaches, now=now
+        ),
+    }
+    items: list[ReportItem] = []
+    for check in CHECKS:
+        name = check.__name__
+        items.extend(clock[name]() if name in clock else basis.findings[name])
+    return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
+
+
 def report_items(*, facts: RegisterFacts) -> list[ReportItem]:
     """Every item of the report over facts already loaded, most severe first (stable order)."""
-    items = [item for check in CHECKS for item in check(facts)]
-    return sorted(items, key=lambda item: SEVERITIES.index(item.severity))
+    return items_at(basis=report_basis(facts=facts), now=facts.now)
 
 
 def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:

@@ -7,7 +7,8 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from compliance.report import narrowed, register_report, severity_counts
+from compliance.report import narrowed, severity_counts
+from compliance.report_cache import cached_register_report
 from compliance.serializers import RegisterReportSerializer, ReportFiltersSerializer
 from organizations.viewsets import OrganizationScopedViewSet
 
@@ -50,7 +51,7 @@ class RegisterReportViewSet(OrganizationScopedViewSet):
         filters = ReportFiltersSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         now = timezone.now()
-        items = register_report(organization_id=self.organization.pk, now=now)
+        items = cached_register_report(organization_id=self.organization.pk, now=now)
         counts = severity_counts(items=items)
         wanted = filters.validated_data
         items = narrowed(items=items, severity=wanted.get("severity"), kind=wanted.get("kind"))

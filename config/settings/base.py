@@ -432,6 +432,14 @@ MAX_CONCURRENT_GENERATIONS = env.int("MAX_CONCURRENT_GENERATIONS", 5, minimum=1)
 # Inspection packages being built at once per organization; more requests get 429.
 MAX_CONCURRENT_PACKAGE_BUILDS = env.int("MAX_CONCURRENT_PACKAGE_BUILDS", 5, minimum=1)
 MAX_ITERATIONS_PER_DOCUMENT = env.int("MAX_ITERATIONS_PER_DOCUMENT", 100, minimum=1)
+# How long the consistency report's findings are kept (compliance.report_cache). Its key
+# moves with every register or document write, so this only bounds how long an old key's
+# entry takes room in Redis (which does not evict); 0 computes the report on every read.
+REGISTER_REPORT_CACHE_SECONDS = env.int("REGISTER_REPORT_CACHE_SECONDS", 600, minimum=0)
+# The most characters a document's Markdown may hold, on every path that writes it
+# (generation, iteration, manual edit, register refresh): it bounds what each version stores
+# and what an export (XLSX, the synchronous PDF) costs on a GET. CONTENT_TOO_LONG beyond.
+DOCUMENT_MAX_CONTENT_CHARS = env.int("DOCUMENT_MAX_CONTENT_CHARS", 100_000, minimum=1_000)
 # /healthz (common/health.py): each process runs the checks at most once per
 # HEALTHCHECK_CACHE_SECONDS; a worker counts as alive while its heartbeat (written every
 # HEALTHCHECK_HEARTBEAT_SECONDS) is younger than HEALTHCHECK_WORKER_STALE_SECONDS.

@@ -136,7 +136,10 @@ def item_blocks(markdown: str) -> dict[str, list[ItemBlock]]:
         if not anchor:
             continue
         end = len(lines)
-        for next_index, next_level, _text in headings[position + 1 :]:
+        # By index, not over a slice: a slice copies every later heading for each anchored
+        # one, quadratic in a whole register's headings.
+        for following in range(position + 1, len(headings)):
+            next_index, next_level, _text = headings[following]
             if next_level <= level:
                 end = next_index
                 break

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 
 from gdpr.composition.completeness import item_blocks
 from gdpr.composition.markdown import HEADING_PATTERN
@@ -71,22 +73,25 @@ def _sections(markdown: str) -> list[tuple[int, str]]:
     return found
 
 
-def _section_of(line: int, sections: list[tuple[int, str]]) -> int:
-    owner = -1
-    for position, (start, _) in enumerate(sections):
-        if start <= line:
-            owner = position
-    return owner
+def _section_index(sections: list[tuple[int, str]]) -> Callable[[int], int]:
+    """`line -> position of the level-2 section holding it` (-1 before the first).
+
+    The starts are built once and searched by bisection: scanning every section for every
+    item block made a whole register's export quadratic in its activities.
+    """
+    starts = [start for start, _ in sections]
+    return lambda line: bisect_right(starts, line) - 1
 
 
 def activity_rows(markdown: str, fallback_name: str) -> tuple[list[list[str]], list[list[str]]]:
     """(rows of the record, rows of the processors sheet) read from the Markdown."""
     sections = _sections(markdown)
+    section_of = _section_index(sections)
     blocks = item_blocks(markdown)
     by_section: dict[int, dict[str, str]] = {}
     for item_id, found in blocks.items():
         for block in found:
-            texts = by_section.setdefault(_section_of(block.heading_line, sections), {})
+            texts = by_section.setdefault(section_of(block.heading_line), {})
             texts.setdefault(item_id, block.body)
     controller = next(
         (texts["a-controller"] for texts in by_section.values() if "a-controller" in texts), ""
@@ -139,9 +144,12 @@ def render_xlsx(markdown: str, meta: ExportMeta) -> bytes:
             sheet.append(headers)
             for cell in sheet[1]:
                 cell.font = Font(bold=True)
-            for row in values:
+            # Rows by their known number: `sheet.max_row` is recomputed over every cell, so
+            # asking it once per row made a whole register's workbook quadratic.
+            for number, row in enumerate(values, start=2):
                 sheet.append([_cell(value) for value in row])
-                for cell in sheet[sheet.max_row]:
+                for column in range(1, len(row) + 1):
+                    cell = sheet.cell(row=number, column=column)
                     # Register text is data, never a formula (spreadsheet injection).
                     if isinstance(cell.value, str) and cell.value.startswith("="):
                         cell.data_type = "s"

@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from common.domain import ContentTooLong
 from legal_documents import events
 from legal_documents.exceptions import GenerationLimitReached
 from legal_documents.models import LegalDocument, Stage, Status
@@ -31,6 +32,7 @@ from webhooks.events import DOCUMENT_DRAFTED, DOCUMENT_FINALIZED, DOCUMENT_UPDAT
 
 logger = logging.getLogger(__name__)
 
+# The default of settings.DOCUMENT_MAX_CONTENT_CHARS (read through content_limit()).
 MAX_CONTENT_LENGTH = 100_000
 DEFAULT_DURATIONS = {"template": 1.0, "openai": 60.0}
 
@@ -135,19 +137,18 @@ def complete_job(
     """Store the new content as the next version and mark the job completed.
 
     `markdown=None` completes without a new version (an iteration that changed nothing).
-    Content over 100,000 characters fails the job with CONTENT_TOO_LONG instead.
+    Content over the cap (content_limit()) fails the job with CONTENT_TOO_LONG instead.
     """
     with transaction.atomic():
         document = current_job(document_id, job_id)
         if document is None:
             logger.info("job %s of document %s is no longer current; skipped", job_id, document_id)
             return None
-        if markdown is not None and len(markdown) > MAX_CONTENT_LENGTH:
-            return _fail(
-                document, "CONTENT_TOO_LONG", "The generated content is over 100,000 characters."
-            )
         if markdown is not None:
-            set_content(document, markdown)
+            try:
+                set_content(document, markdown)
+            except ContentTooLong as error:
+                return _fail(document, error.code, f"The generated content: {error.message}")
         document.status = Status.COMPLETED
         document.completed_at = timezone.now()
         document.job_id = None
@@ -171,9 +172,33 @@ def _completion_event(document: LegalDocument) -> str:
     return DOCUMENT_DRAFTED
 
 
+def content_limit() -> int:
+    """The most characters a document's Markdown may hold (DOCUMENT_MAX_CONTENT_CHARS)."""
+    return int(getattr(settings, "DOCUMENT_MAX_CONTENT_CHARS", MAX_CONTENT_LENGTH))
+
+
+def check_content_length(markdown: str) -> None:
+    """Raise ContentTooLong (400 CONTENT_TOO_LONG) for Markdown over content_limit()."""
+    limit = content_limit()
+    if len(markdown) > limit:
+        raise ContentTooLong(
+            f"The content would be {len(markdown):,} characters; a document holds at most"
+            f" {limit:,}.",
+            details={"markdown": [f"At most {limit} characters."], "length": len(markdown)},
+        )
+
+
 def set_content(document: LegalDocument, markdown: str) -> None:
-    """Content and its derived forms; the version number moves on."""
+    """Content and its derived forms; the version number moves on.
+
+    The one place every writer (generation, iteration, questionnaire, manual edit, refresh)
+    stores content, so the cap is enforced here: over content_limit() it raises
+    ContentTooLong before touching the document (the caller's transaction rolls back; the
+    exports, PDF included, never see a document larger than the cap).
+    """
     from gdpr.doctypes.registry import get_document_type
+
+    check_content_length(markdown)
 
     spec = get_document_type(document.document_type)
     title = spec.title

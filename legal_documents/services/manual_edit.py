@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from audit.services import Actor, record_event
-from common.domain import ContentTooLong
 from legal_documents import events
 from legal_documents.exceptions import DocumentBusy, DocumentHasNoContent, DocumentNotFound
 from legal_documents.models import LegalDocument, Status
@@ -55,17 +54,15 @@ def legal_document_manual_edit(
     The document row is locked for the whole step, so a concurrent job or edit waits and the
     version numbers stay gapless. Stage is unchanged; a document whose last job failed is
     `completed` again (it now has content its author vouched for).
-    Raises ContentTooLong (400) over 100,000 characters, DocumentNotFound (404) outside
+    Raises ContentTooLong (400) over the content cap (DOCUMENT_MAX_CONTENT_CHARS, 100,000
+    characters by default), DocumentNotFound (404) outside
     the organization, DocumentBusy / DocumentHasNoContent (409) while a job is processing or
     when the document has no content yet (generate it first). Records `document.update` in
     the same transaction. After commit: a WebSocket status event and the `document.updated`
     webhook.
     """
-    if len(markdown) > jobs.MAX_CONTENT_LENGTH:
-        raise ContentTooLong(
-            "The content is over 100,000 characters.",
-            details={"markdown": [f"At most {jobs.MAX_CONTENT_LENGTH} characters."]},
-        )
+    # Checked before the row lock too (set_content checks again): no lock for a refusal.
+    jobs.check_content_length(markdown)
     with transaction.atomic():
         document = (
             LegalDocument.objects.select_for_update()

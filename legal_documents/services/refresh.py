@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_event
+from common.domain import ContentTooLong
 from gdpr.composition.additional_information import with_additional_information
 from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
@@ -111,7 +112,9 @@ def legal_document_refresh(
     Raises DocumentNotFound (404) outside the organization; NotFromRegister (409) for a
     document written from its body alone, DocumentBusy (409) while a job runs,
     DocumentHasNoContent (409) before the first version, and RegisterEntryGone (409) when
-    an entry the document names was deleted from the register. Audited as
+    an entry the document names was deleted from the register; ContentTooLong (400) when
+    the refreshed text would be over the content cap (DOCUMENT_MAX_CONTENT_CHARS: a whole
+    register grown by an import), the document then left exactly as it was. Audited as
     `document.refresh`; a new version sends `document.updated`.
     """
     with transaction.atomic():
@@ -158,7 +161,16 @@ def legal_document_refresh(
         new_version = markdown.strip() != document.content_markdown.strip()
         reason = _reason(changed, merge.rewritten)
         if new_version:
-            jobs.set_content(document, markdown)
+            try:
+                jobs.set_content(document, markdown)
+            except ContentTooLong as error:
+                # Raised before anything is saved: the transaction rolls back, the document
+                # keeps its version, content, sources and staleness.
+                raise ContentTooLong(
+                    f"The refreshed document would be over the content cap. {error.message}"
+                    " Write the record for fewer activities (processingActivityIds) instead.",
+                    details=error.details,
+                ) from error
             document._change_reason = reason  # type: ignore[attr-defined]  # simple-history
         document.save()
         if new_version:
