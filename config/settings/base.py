@@ -118,6 +118,10 @@ CHANNEL_LAYERS = {
     }
 }
 
+# The admin's permissions follow the member's current role, read at check time (a role
+# change takes effect on the next request, on every path that changes it).
+AUTHENTICATION_BACKENDS = ["organizations.admin_permissions.RolePermissionBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
