@@ -18,18 +18,22 @@ from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, Permission
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from organizations.admin_access import ADMIN_GROUPS, ROLE_GROUPS
 from organizations.models import Membership
 
 
-def role_groups(*, user: Any) -> tuple[str, ...]:
-    """The admin groups of the user's current role; none without staff status or membership."""
+def role_groups(*, user: Any) -> Q:
+    """The admin groups of the user's current role, as a condition on groups (one lazy query,
+    no database access here); none without staff status."""
     if not user.is_staff:
-        return ()
-    role = Membership.objects.filter(user=user).values_list("role", flat=True).first()
-    return ROLE_GROUPS.get(role, ()) if role else ()
+        return Q(pk__in=[])
+    of_role = Q(pk__in=[])
+    for role, names in ROLE_GROUPS.items():
+        member_in_role = Exists(Membership.objects.filter(user=user, role=role))
+        of_role |= Q(name__in=names) & Q(member_in_role)
+    return of_role
 
 
 class RolePermissionBackend(ModelBackend):
@@ -40,6 +44,6 @@ class RolePermissionBackend(ModelBackend):
 
     def _get_group_permissions(self, user_obj: Any) -> QuerySet[Permission]:
         groups = Group.objects.filter(
-            (Q(user=user_obj) & ~Q(name__in=ADMIN_GROUPS)) | Q(name__in=role_groups(user=user_obj))
+            (Q(user=user_obj) & ~Q(name__in=ADMIN_GROUPS)) | role_groups(user=user_obj)
         )
         return Permission.objects.filter(group__in=groups)
