@@ -1,5 +1,5 @@
 """Crafted hostile files for regression tests, generated in the test and scaled down.
 
 Each module copies what its tests need from the review's generators (stdlib only); nothing
-here reads /work/shared or any file outside the repository.
+here reads any file outside the repository.
 """
