@@ -2,7 +2,9 @@
 
 Members are created without admin access (`member_create`, `create_api_key --create`): the
 API needs none. Access is granted on purpose: staff status plus the group of the member's
-role, whose permissions decide the models and buttons they get.
+role, whose permissions decide the models and buttons they get. Which groups' permissions
+apply is read from the member's current role at check time (organizations/admin_permissions.py),
+so a role changed later takes effect in the admin at once; the user's groups only mirror it.
 """
 
 from __future__ import annotations

@@ -11,8 +11,10 @@ export documents, rebuild packages and delete assets; revoking keys, deleting me
 endpoints or anything else is not theirs; auditors only export (a read).
 
 Rows are always limited to the member's organization by OrganizationScopedAdmin; these
-groups only decide which models and buttons a member gets. Synced after every migrate
-(and flush), so models added by later migrations get their permissions too.
+groups only decide which models and buttons a member gets, the groups of the member's
+current role (organizations/admin_permissions.py), whatever groups the user is in. Synced
+after every migrate (and flush), so models added by later migrations get their permissions
+too.
 """
 
 from __future__ import annotations

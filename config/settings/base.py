@@ -118,6 +118,10 @@ CHANNEL_LAYERS = {
     }
 }
 
+# The admin's permissions follow the member's current role, read at check time (a role
+# change takes effect on the next request, on every path that changes it).
+AUTHENTICATION_BACKENDS = ["organizations.admin_permissions.RolePermissionBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -393,6 +397,18 @@ PERMISSION_DENIALS_PER_MINUTE = env.int("PERMISSION_DENIALS_PER_MINUTE", 30, min
 # WebSocket handshakes per client address, counted before credentials are checked; then
 # the socket is closed with 4429.
 WEBSOCKET_HANDSHAKE_RATE = env.rate("WEBSOCKET_HANDSHAKE_RATE", "60/min")
+# Admin logins (organizations/admin_login.py): attempts are reserved before the password is
+# checked, so parallel guesses cannot outrun the count. Budgets per (address, user name) and
+# per address across names, never per name alone (a stranger could lock a member out);
+# IPv6 addresses count by /64. The first attempt past a budget locks it for the lock-out,
+# each further lock-out of the same budget twice as long, up to the longest.
+ADMIN_LOGIN_FAILURES_PER_ADDRESS_AND_NAME = env.int(
+    "ADMIN_LOGIN_FAILURES_PER_ADDRESS_AND_NAME", 5, minimum=1
+)
+ADMIN_LOGIN_FAILURES_PER_ADDRESS = env.int("ADMIN_LOGIN_FAILURES_PER_ADDRESS", 20, minimum=1)
+ADMIN_LOGIN_WINDOW_SECONDS = env.int("ADMIN_LOGIN_WINDOW_SECONDS", 15 * 60, minimum=1)
+ADMIN_LOGIN_LOCKOUT_SECONDS = env.int("ADMIN_LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+ADMIN_LOGIN_MAX_LOCKOUT_SECONDS = env.int("ADMIN_LOGIN_MAX_LOCKOUT_SECONDS", 24 * 3600, minimum=1)
 EVENTS_SERVICE_NAME = env.str("EVENTS_SERVICE_NAME", "legaldocs")
 
 # Generation: `template` (offline) unless a language model is configured.
