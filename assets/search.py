@@ -276,9 +276,34 @@ def vector_literal(vector: list[float]) -> str:
 
 
 _WORD = re.compile(r"\w+")
-# Runs of letters and digits: what a token's lexemes are made of ("e-mail": e, mail, e-mail).
-_PIECE = re.compile(r"[^\W_]+")
-_CHUNK = re.compile(r"\S+")
+# Words, and the quotes of websearch's phrases (a quote inside a word also starts one).
+_TOKEN = re.compile(r'"|[^\s"]+')
+_QUOTE = '"'
+
+
+def _is_word_character(character: str) -> bool:
+    return character.isalpha() or "0" <= character <= "9"
+
+
+def _is_ambiguous(character: str) -> bool:
+    """A character PostgreSQL's parser may read as a letter (any non-ASCII one in the C
+    locale: '٣', '²', a combining accent, a typographic apostrophe) or as a separator (in a
+    UTF-8 locale)."""
+    return character > "\x7f" and not character.isalpha() and not character.isspace()
+
+
+def _runs(token: str) -> list[int]:
+    """Where each run of letters and ASCII digits of ``token`` ends, and each ambiguous
+    character (one run of its own): the most parts its lexemes can be made of."""
+    ends, position = [], 0
+    for is_word, group in itertools.groupby(token, key=_is_word_character):
+        for character in group:
+            position += 1
+            if not is_word and _is_ambiguous(character):
+                ends.append(position)
+        if is_word:
+            ends.append(position)
+    return ends
 
 
 def searched_words(query: str, *, max_terms: int | None = None) -> str:
@@ -287,35 +312,40 @@ def searched_words(query: str, *, max_terms: int | None = None) -> str:
     ``max_terms`` defaults to ``SEARCH_MAX_TERMS``. The text is cut, never rewritten, so
     quotes, ``or`` and ``-`` keep their meaning for ``websearch_to_tsquery``; what follows
     the cut is ignored (as web search engines ignore words past their limit). Counted
-    from above so the bound holds whatever PostgreSQL's parser makes of a token: a token
-    of one run of letters or digits is one term, a token of several runs (``e-mail``,
-    ``a_b``, ``x.y@z``) at most two per run (a hyphenated word is also indexed whole), an
-    ``or`` between two terms is websearch's operator (no term; any other ``or`` is a word).
-    A token over what is left is cut between its runs.
+    from above so the bound holds whatever PostgreSQL's parser makes of a token: a plain
+    word (letters and digits only) is one term, any other token (``e-mail``, ``a_b``,
+    ``x.y@z``, ``-x``) at most two per run of letters and digits plus one, an ``or``
+    between two terms is websearch's operator (no term; any other ``or`` is a word), a
+    quote is no term. A token over what is left is cut after a run.
     """
     budget = settings.SEARCH_MAX_TERMS if max_terms is None else max_terms
     end = 0
     in_quotes = after_term = False
     pending_or: re.Match[str] | None = None  # an ``or`` after a term, before the next token
-    for chunk in _CHUNK.finditer(query):
+    for chunk in _TOKEN.finditer(query):
         token = chunk.group()
+        if token == _QUOTE:  # websearch's phrase delimiter, no term
+            in_quotes = not in_quotes
+            continue
         if not in_quotes and after_term and token.casefold() == "or":
             pending_or, after_term = chunk, False
             continue
-        pieces = _PIECE.findall(token)
-        cost = len(pieces) if len(pieces) <= 1 else 2 * len(pieces)
-        if pending_or and cost == 0:
-            cost = 1  # an ``or`` before no term may be read as a word: counted as one
+        runs = _runs(token)
+        # A plain word is one lexeme. Anything else may be split anywhere ("-1y": '-1' and
+        # 'y'; "19http://": '19' and 'http'), indexed in parts and whole ("e-mail":
+        # 'e-mail', 'e', 'mail'), or be a path without letters ('/_'): at most two per run,
+        # and one. (A negated word "-x" counts three: websearch's "-" is rare enough.)
+        cost = 1 if all(map(_is_word_character, token)) else 2 * len(runs) + 1
         if cost > budget:
-            keep = 1 if budget < 4 else budget // 2
-            if budget and pieces:
-                runs = list(_PIECE.finditer(token))
-                end = chunk.start() + runs[keep - 1].end()
+            # Keep what fits of the token: its first runs, or its first word.
+            if budget >= 3 and runs:
+                end = chunk.start() + runs[(budget - 1) // 2 - 1]
+            elif budget and _is_word_character(token[0]):
+                end = chunk.start() + runs[0]
             break
         budget -= cost
         end = chunk.end()
-        in_quotes ^= token.count('"') % 2 == 1
-        after_term, pending_or = bool(pieces), None
+        after_term, pending_or = True, None
     else:
         # An ``or`` ending the query is a word for websearch_to_tsquery.
         if pending_or and budget:
@@ -325,12 +355,11 @@ def searched_words(query: str, *, max_terms: int | None = None) -> str:
 
 def highlight_pattern(query: str) -> re.Pattern[str] | None:
     """The highlighter's pattern: the distinct words (two letters or more) among the
-    searched words of ``query``, longest first; None without any."""
-    terms = sorted(
-        {word.casefold() for word in _WORD.findall(searched_words(query)) if len(word) > 1},
-        key=len,
-        reverse=True,
-    )
+    searched words of ``query``, at most ``SEARCH_MAX_TERMS``, longest first; None without
+    any."""
+    words = (word.casefold() for word in _WORD.findall(searched_words(query)) if len(word) > 1)
+    distinct = list(dict.fromkeys(words))[: settings.SEARCH_MAX_TERMS]
+    terms = sorted(distinct, key=len, reverse=True)
     return re.compile("|".join(map(re.escape, terms)), re.IGNORECASE) if terms else None
 
 

@@ -141,9 +141,9 @@ class AssetSearchQuerySerializer(serializers.Serializer):
         help_text=f"Words, as on a web search engine (quotes for a phrase, `or`, `-` to "
         f"exclude); at most {MAX_QUERY_CHARACTERS:,} characters. Only the first "
         f"{settings.SEARCH_MAX_TERMS} words are searched for by the full-text and trigram "
-        "rankers and marked in snippets (a word of parts joined by `-`, `.`, `_` or `@` "
-        "counts two per part); the words after them are ignored (the vector ranker reads "
-        "the whole text).",
+        "rankers and marked in snippets (a word with other characters than letters and "
+        "digits, such as `e-mail` or `-draft`, counts two per part plus one); the words "
+        "after them are ignored (the vector ranker reads the whole text).",
     )
     k = serializers.IntegerField(min_value=1, max_value=MAX_SEARCH_RESULTS, default=10)
     mode = serializers.ChoiceField(

@@ -10,12 +10,13 @@ past it is 503 ``SEARCH_TIMEOUT``, not a 500); and searches have their own budge
 
 from __future__ import annotations
 
+import random
 import string
 
 import pytest
 from django.db import connection, transaction
 
-from assets.search import highlight
+from assets.search import highlight, searched_words
 from tests.support.search_queries import (
     captured_statements,
     lexemes,
@@ -73,6 +74,39 @@ def test_the_tsquery_of_a_hostile_query_holds_at_most_the_term_cap(
     assert tsqueries, "the search sent no full-text query"
     for tsquery in tsqueries:
         assert len(lexemes(tsquery)) <= 32, (shape, tsquery)
+
+
+# Pieces PostgreSQL's parser reads in unusual ways: paths, URLs, hosts, signed numbers,
+# other scripts' digits, combining accents, typographic apostrophes, websearch's syntax.
+FRAGMENTS = [
+    *"abxyz019", " ", " ", " ", " or ", " OR ", '"', "-", "--", ".", "_", "@", "/", ":", "'",
+    "\u2019", "&", "!", "|", "(", ")", "<", ">", "*", "\\", "\t", ",", "http://", "www.", ".com",
+    "-1", "1.5", "1,000", "e-", "v1.2-beta", "foo_bar", "O'Brien", "é", "ß", "ﬁ", "²", "½",
+    "٣", "\u0301", "삼성", "हि",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("cap", [1, 3, 8, 32])
+def test_no_query_makes_more_terms_than_the_cap(db, cap):
+    rng = random.Random(cap)
+    with connection.cursor() as cursor:
+        for _ in range(300):
+            query = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(1, 600)))
+            words = searched_words(query, max_terms=cap)
+            cursor.execute("SELECT websearch_to_tsquery('simple', %s)::text", [words])
+            assert len(lexemes(cursor.fetchone()[0])) <= cap, (query, words)
+            assert query.startswith(words)
+            assert searched_words(words, max_terms=cap) == words
+
+
+def test_plain_words_count_one_each_and_the_text_is_cut_not_rewritten():
+    query = 'Retention of "CCTV recordings" or video -backups: e-mail, 72 hours'
+
+    assert searched_words(query, max_terms=100) == query
+    assert searched_words(query, max_terms=5) == 'Retention of "CCTV recordings" or video'
+    # "-backups" may be read as up to three terms: it does not fit in two.
+    assert searched_words(query, max_terms=6) == 'Retention of "CCTV recordings" or video'
+    assert searched_words(query, max_terms=8) == 'Retention of "CCTV recordings" or video -backups:'
 
 
 def test_the_first_words_of_a_long_or_query_are_the_ones_searched(uploaded, dpo, default_limits):
