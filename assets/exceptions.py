@@ -47,3 +47,18 @@ class FileTooLarge(TooLarge, SuspiciousOperation):
             f"The file is larger than the limit of {limit} bytes ({limit // (1024 * 1024)} MiB).",
             details={"maxBytes": limit},
         )
+
+
+class SearchTimedOut(Unavailable):
+    """The search statement ran past ``SEARCH_STATEMENT_TIMEOUT_MS`` and was cancelled
+    (503 SEARCH_TIMEOUT): the database was busy, or the query too costly to finish."""
+
+    code = "SEARCH_TIMEOUT"
+
+    def __init__(self, timeout_ms: int) -> None:
+        super().__init__(
+            f"The search took longer than {timeout_ms} ms and was stopped; search with fewer "
+            "or more specific words, or retry shortly.",
+            details={"timeoutMs": timeout_ms},
+            retry_after=RETRY_AFTER_OUTAGE_SECONDS,
+        )

@@ -15,18 +15,28 @@ their scores against each other:
 
 The organization and status filters are in every ranker's own WHERE clause, so no ranker
 can propose another organization's chunk.
+
+Bounds: only the first ``SEARCH_MAX_TERMS`` words of the query reach the full-text and
+trigram rankers and the highlighter (``searched_words``), and the statement runs under
+``SEARCH_STATEMENT_TIMEOUT_MS`` (past it: ``SearchTimedOut``, 503 SEARCH_TIMEOUT).
 """
 
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from django.db import connection, transaction
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+
+from assets.exceptions import SearchTimedOut
 
 RRF_K = 60
+# The longest query accepted (API and admin; 400 VALIDATION_ERROR beyond): a paragraph.
+MAX_QUERY_CHARACTERS = 2000
 # HNSW candidate list: at least this, or a few times k (recall against latency).
 MIN_EF_SEARCH = 40
 MIN_CANDIDATES = 40
@@ -39,6 +49,8 @@ TRIGRAM_THRESHOLD = 0.5
 SNIPPET_CHARACTERS = 240
 # At most this many trigram matches are scored (see trigram_matches in the SQL).
 TRIGRAM_SCAN_LIMIT = 2000
+# PostgreSQL's SQLSTATE of a statement cancelled by statement_timeout (or a cancel request).
+QUERY_CANCELED = "57014"
 
 
 class SearchMode(StrEnum):
@@ -189,33 +201,48 @@ def hybrid_chunk_search(
     candidates = max(MIN_CANDIDATES, min(MAX_CANDIDATES, 4 * k))
     use_vector = mode.needs_embedding
     use_lexical = mode is not SearchMode.VECTOR
+    words = searched_words(query)
     params = {
         "organization_id": organization_id,
-        "query": query,
+        "query": words,
         "vector": vector_literal(vector) if use_vector and vector is not None else None,
         "use_vector": use_vector,
         "vector_model": vector_model if use_vector else None,
         "use_text": use_lexical,
-        "use_trigram": use_lexical and len(query) <= MAX_TRIGRAM_QUERY_CHARACTERS,
+        "use_trigram": use_lexical and len(words) <= MAX_TRIGRAM_QUERY_CHARACTERS,
         "candidates": candidates,
         "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
         "rrf_k": RRF_K,
         "k": k,
     }
-    with transaction.atomic(), connection.cursor() as cursor:
-        # set_config(..., true) is SET LOCAL: it ends with this transaction. The planner
-        # does not know that word_similarity over a whole chunk is costly and scans the
-        # organization's chunks sequentially while it believes them few (measured: 180 ms
-        # for 1,240 chunks, against 4 ms through the GIN indexes): no sequential scans.
-        cursor.execute(
-            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-            "set_config('hnsw.ef_search', %s, true), "
-            "set_config('pg_trgm.word_similarity_threshold', %s, true), "
-            "set_config('enable_seqscan', 'off', true)",
-            [str(max(MIN_EF_SEARCH, candidates)), str(TRIGRAM_THRESHOLD)],
-        )
-        cursor.execute(_SEARCH_SQL, params)
-        rows = cursor.fetchall()
+    timeout_ms = settings.SEARCH_STATEMENT_TIMEOUT_MS
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            # set_config(..., true) is SET LOCAL: it ends with this transaction. The planner
+            # does not know that word_similarity over a whole chunk is costly and scans the
+            # organization's chunks sequentially while it believes them few (measured:
+            # 180 ms for 1,240 chunks, against 4 ms through the GIN indexes): no sequential
+            # scans. The statement timeout bounds what no index can (a busy database, a
+            # costly query): PostgreSQL cancels the statement, SearchTimedOut below.
+            cursor.execute(
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                "set_config('hnsw.ef_search', %s, true), "
+                "set_config('pg_trgm.word_similarity_threshold', %s, true), "
+                "set_config('enable_seqscan', 'off', true), "
+                "set_config('statement_timeout', %s, true)",
+                [str(max(MIN_EF_SEARCH, candidates)), str(TRIGRAM_THRESHOLD), str(timeout_ms)],
+            )
+            cursor.execute(_SEARCH_SQL, params)
+            rows = cursor.fetchall()
+            # The search writes nothing: ending it with a rollback undoes its SET LOCALs even
+            # inside a caller's transaction (a released savepoint would keep them, the
+            # timeout included, until the caller's commit).
+            transaction.set_rollback(True)
+    except OperationalError as error:
+        if getattr(error.__cause__, "sqlstate", None) == QUERY_CANCELED:
+            raise SearchTimedOut(timeout_ms) from error
+        raise
+    pattern = highlight_pattern(words)
     hits = [
         SearchHit(
             asset_id=str(asset_id),
@@ -230,7 +257,7 @@ def hybrid_chunk_search(
             page_number=page_number,
             sheet_name=sheet_name or None,
             slide_number=slide_number,
-            snippet=highlight(text=text, query=query),
+            snippet=snippet(text=text, pattern=pattern, width=SNIPPET_CHARACTERS),
         )
         for (
             asset_id, name, index, text, location, page_number, sheet_name, slide_number,
@@ -249,34 +276,121 @@ def vector_literal(vector: list[float]) -> str:
 
 
 _WORD = re.compile(r"\w+")
+# Words, and the quotes of websearch's phrases (a quote inside a word also starts one).
+_TOKEN = re.compile(r'"|[^\s"]+')
+_QUOTE = '"'
+
+
+def _is_word_character(character: str) -> bool:
+    return character.isalpha() or "0" <= character <= "9"
+
+
+def _is_ambiguous(character: str) -> bool:
+    """A character PostgreSQL's parser may read as a letter (any non-ASCII one in the C
+    locale: '٣', '²', a combining accent, a typographic apostrophe) or as a separator (in a
+    UTF-8 locale)."""
+    return character > "\x7f" and not character.isalpha() and not character.isspace()
+
+
+def _runs(token: str) -> list[int]:
+    """Where each run of letters and ASCII digits of ``token`` ends, and each ambiguous
+    character (one run of its own): the most parts its lexemes can be made of."""
+    ends, position = [], 0
+    for is_word, group in itertools.groupby(token, key=_is_word_character):
+        for character in group:
+            position += 1
+            if not is_word and _is_ambiguous(character):
+                ends.append(position)
+        if is_word:
+            ends.append(position)
+    return ends
+
+
+def searched_words(query: str, *, max_terms: int | None = None) -> str:
+    """The beginning of ``query`` that makes at most ``max_terms`` tsquery terms.
+
+    ``max_terms`` defaults to ``SEARCH_MAX_TERMS``. The text is cut, never rewritten, so
+    quotes, ``or`` and ``-`` keep their meaning for ``websearch_to_tsquery``; what follows
+    the cut is ignored (as web search engines ignore words past their limit). Counted
+    from above so the bound holds whatever PostgreSQL's parser makes of a token: a plain
+    word (letters and digits only) is one term, any other token (``e-mail``, ``a_b``,
+    ``x.y@z``, ``-x``) at most two per run of letters and digits plus one, an ``or``
+    between two terms is websearch's operator (no term; any other ``or`` is a word), a
+    quote is no term. A token over what is left is cut after a run.
+    """
+    budget = settings.SEARCH_MAX_TERMS if max_terms is None else max_terms
+    end = 0
+    in_quotes = after_term = False
+    pending_or: re.Match[str] | None = None  # an ``or`` after a term, before the next token
+    for chunk in _TOKEN.finditer(query):
+        token = chunk.group()
+        if token == _QUOTE:  # websearch's phrase delimiter, no term
+            in_quotes = not in_quotes
+            continue
+        if not in_quotes and after_term and token.casefold() == "or":
+            pending_or, after_term = chunk, False
+            continue
+        runs = _runs(token)
+        # A plain word is one lexeme. Anything else may be split anywhere ("-1y": '-1' and
+        # 'y'; "19http://": '19' and 'http'), indexed in parts and whole ("e-mail":
+        # 'e-mail', 'e', 'mail'), or be a path without letters ('/_'): at most two per run,
+        # and one. (A negated word "-x" counts three: websearch's "-" is rare enough.)
+        cost = 1 if all(map(_is_word_character, token)) else 2 * len(runs) + 1
+        if cost > budget:
+            # Keep what fits of the token: its first runs, or its first word.
+            if budget >= 3 and runs:
+                end = chunk.start() + runs[(budget - 1) // 2 - 1]
+            elif budget and _is_word_character(token[0]):
+                end = chunk.start() + runs[0]
+            break
+        budget -= cost
+        end = chunk.end()
+        after_term, pending_or = True, None
+    else:
+        # An ``or`` ending the query is a word for websearch_to_tsquery.
+        if pending_or and budget:
+            end = pending_or.end()
+    return query[:end]
+
+
+def highlight_pattern(query: str) -> re.Pattern[str] | None:
+    """The highlighter's pattern: the distinct words (two letters or more) among the
+    searched words of ``query``, at most ``SEARCH_MAX_TERMS``, longest first; None without
+    any."""
+    words = (word.casefold() for word in _WORD.findall(searched_words(query)) if len(word) > 1)
+    distinct = list(dict.fromkeys(words))[: settings.SEARCH_MAX_TERMS]
+    terms = sorted(distinct, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, terms)), re.IGNORECASE) if terms else None
 
 
 def highlight(*, text: str, query: str, width: int = SNIPPET_CHARACTERS) -> str:
     """An HTML-escaped excerpt of ``text`` around the query's words, each in ``<mark>``.
 
     Words match case-insensitively anywhere in the text (also inside a longer word, as a
-    Korean noun before its particle); one-letter words are not marked. Without any match,
-    the start of the text.
+    Korean noun before its particle); one-letter words are not marked, nor the words past
+    the first ``SEARCH_MAX_TERMS`` (``searched_words``). Without any match, the start of the
+    text.
     """
+    return snippet(text=text, pattern=highlight_pattern(query), width=width)
+
+
+def snippet(*, text: str, pattern: re.Pattern[str] | None, width: int) -> str:
+    """``highlight`` with the query's pattern already made (once per search)."""
     flat = " ".join(text.split())
-    terms = sorted(
-        {word.casefold() for word in _WORD.findall(query) if len(word) > 1},
-        key=len,
-        reverse=True,
-    )
-    pattern = re.compile("|".join(map(re.escape, terms)), re.IGNORECASE) if terms else None
-    matches = list(pattern.finditer(flat)) if pattern else []
+    matches = pattern.finditer(flat) if pattern else iter(())
+    first = next(matches, None)
     start = 0
-    if matches:
-        start = max(0, matches[0].start() - width // 4)
+    if first:
+        start = max(0, first.start() - width // 4)
         # Start at a word boundary, not inside a word.
         if start:
             space = flat.find(" ", start)
-            start = space + 1 if 0 <= space < matches[0].start() else start
+            start = space + 1 if 0 <= space < first.start() else start
     end = min(len(flat), start + width)
     parts: list[str] = ["…" if start else ""]
     position = start
-    for match in matches:
+    # Matches are found lazily: none is looked for past the end of the excerpt.
+    for match in itertools.chain([first] if first else [], matches):
         if match.start() < position:
             continue
         if match.end() > end:

@@ -8,7 +8,7 @@ import uuid
 from assets import embedding
 from assets.exceptions import EmbeddingUnavailable
 from assets.models import Asset
-from assets.search import SearchHit, SearchMode, hybrid_chunk_search
+from assets.search import MAX_QUERY_CHARACTERS, SearchHit, SearchMode, hybrid_chunk_search
 from assets.storage import local_copy
 from common.domain import TooLarge
 from organizations.models import Organization
@@ -18,6 +18,7 @@ logger = logging.getLogger(__name__)
 MAX_SEARCH_RESULTS = 50
 
 __all__ = [
+    "MAX_QUERY_CHARACTERS",
     "MAX_SEARCH_RESULTS",
     "SearchHit",
     "SearchMode",

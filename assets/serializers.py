@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assets.models import Asset, AssetStatus
 from assets.progress import STAGES, Progress, asset_progress
-from assets.search import SearchMode
+from assets.search import MAX_QUERY_CHARACTERS, SearchMode
 from assets.selectors import MAX_SEARCH_RESULTS
 from common.serializers import OmitEmptyFieldsSerializer
 
@@ -134,7 +135,16 @@ class AssetListQuerySerializer(serializers.Serializer):
 
 
 class AssetSearchQuerySerializer(serializers.Serializer):
-    q = serializers.CharField(max_length=2000, trim_whitespace=True)
+    q = serializers.CharField(
+        max_length=MAX_QUERY_CHARACTERS,
+        trim_whitespace=True,
+        help_text=f"Words, as on a web search engine (quotes for a phrase, `or`, `-` to "
+        f"exclude); at most {MAX_QUERY_CHARACTERS:,} characters. Only the first "
+        f"{settings.SEARCH_MAX_TERMS} words are searched for by the full-text and trigram "
+        "rankers and marked in snippets (a word with other characters than letters and "
+        "digits, such as `e-mail` or `-draft`, counts two per part plus one); the words "
+        "after them are ignored (the vector ranker reads the whole text).",
+    )
     k = serializers.IntegerField(min_value=1, max_value=MAX_SEARCH_RESULTS, default=10)
     mode = serializers.ChoiceField(
         choices=[mode.value for mode in SearchMode],

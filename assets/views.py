@@ -33,7 +33,8 @@ from assets.serializers import (
 from assets.storage import asset_storage, is_local, signed_download_url
 from common.errors import ApiError
 from common.pagination import envelope_pagination
-from organizations.viewsets import OrganizationScopedViewSet
+from common.throttling import SearchRateThrottle
+from organizations.viewsets import API_THROTTLES, OrganizationScopedViewSet
 
 UUID_PATTERN = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 
@@ -111,13 +112,18 @@ class AssetViewSet(mixins.ListModelMixin, OrganizationScopedViewSet):
     @extend_schema(
         parameters=[AssetSearchQuerySerializer], responses={200: SearchResponseSerializer}
     )
-    @action(detail=False, methods=["get"], url_path="search")
+    @action(
+        detail=False, methods=["get"], url_path="search",
+        throttle_classes=[*API_THROTTLES, SearchRateThrottle],
+    )  # fmt: skip
     def search(self, request: Request) -> Response:
         """Chunks of the organization's COMPLETED assets that best match `q`, best first.
 
         `mode=hybrid` (default) fuses vector, full-text and trigram rankings; each result
         lists the `rankers` that found it, its page, sheet or slide when known and a
-        highlighted `snippet`.
+        highlighted `snippet`. Searches have their own rate limit per user
+        (`RATE_LIMIT_SEARCH`, 429 `RATE_LIMITED`); a search the database does not finish
+        within `SEARCH_STATEMENT_TIMEOUT_MS` is 503 `SEARCH_TIMEOUT`.
         """
         query = AssetSearchQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)

@@ -32,6 +32,7 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     # 100 MB CSV + TXT through uvicorn and workers: about 40 min on a busy 2-core machine.
     ("large_files", "bench_large_files.py", 3 * 3600),
     ("search", "bench_search.py", 1800),
+    ("highlight", "bench_highlight.py", 300),
     ("api_throughput", "bench_api.py", 900),
     ("audit_append", "bench_audit_append.py", 300),
     ("extraction_isolation", "bench_extraction_isolation.py", 1200),

@@ -41,6 +41,10 @@ BY_CODE: dict[str, Promise] = {
     ),
     "ITERATION_LIMIT": gettext_lazy("A document can be iterated at most %(limit)s times."),
     "FILE_TOO_LARGE": gettext_lazy("The file is larger than the limit of %(maxBytes)s bytes."),
+    "SEARCH_TIMEOUT": gettext_lazy(
+        "The search took longer than %(timeoutMs)s ms and was stopped; search with fewer "
+        "or more specific words, or retry shortly."
+    ),
 }
 
 # The first kind an error is an instance of introduces its (English) message.

@@ -1,7 +1,8 @@
 """Rate limits per user, on the shared Redis, so every web process counts together.
 
 Writes (POST, PATCH, PUT, DELETE) and reads have separate budgets: polling a document must
-not use up the budget for starting work. Each budget is a fixed window counted in Redis in
+not use up the budget for starting work. Searches have a third, lower one on top of the
+reads (the API's and the admin's search share it). Each budget is a fixed window counted in Redis in
 one round trip (create the window if missing, increment, read its time to live), because
 the limiter sits on the path of every request. Rates come from settings at request time
 (e.g. "10/min"), so a test can change them with override_settings.
@@ -103,3 +104,20 @@ class ReadRateThrottle(_UserRateThrottle):
 
     def applies_to(self, request: Request) -> bool:
         return request.method in SAFE_METHODS
+
+
+class SearchRateThrottle(_UserRateThrottle):
+    """Asset searches (RATE_LIMIT_SEARCH), counted on top of the reads: one search embeds
+    its query and runs a statement of up to SEARCH_STATEMENT_TIMEOUT_MS."""
+
+    scope = "search"
+    setting_name = "RATE_LIMIT_SEARCH"
+
+    def applies_to(self, request: Request) -> bool:
+        return True
+
+
+def search_hit(*, user_id: object) -> tuple[bool, int | None]:
+    """One search by `user_id` outside DRF (the admin's search page), counted in the same
+    budget as SearchRateThrottle's: (allowed, seconds to wait if not). Raises redis errors."""
+    return hit(name=f"{SearchRateThrottle.scope}:{user_id}", rate=settings.RATE_LIMIT_SEARCH)

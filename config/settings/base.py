@@ -382,6 +382,20 @@ CELERY_TIMEZONE = "UTC"
 # Per user (docs/API.md): requests that start or change work, and reads, each have a budget.
 RATE_LIMIT_WRITES = env.rate("RATE_LIMIT_WRITES", "10/min")
 RATE_LIMIT_READS = env.rate("RATE_LIMIT_READS", "300/min")
+# Searches, per user, on top of the reads budget (the API's and the admin's together): one
+# search embeds the query and runs a statement of up to SEARCH_STATEMENT_TIMEOUT_MS, the
+# cost of hundreds of ordinary reads.
+RATE_LIMIT_SEARCH = env.rate("RATE_LIMIT_SEARCH", "60/min")
+# The words of a search query that reach the full-text and trigram rankers and the snippet
+# highlighter (the rest are ignored; the vector ranker reads the whole query). Each is a
+# term of the tsquery ranked against the matching chunks and an alternative the highlighter
+# tries at every character of every hit: 400 one-letter words joined by "or" ranked every
+# chunk and cost ~0.5 s of web CPU in the highlighter alone (bench/bench_highlight.py).
+SEARCH_MAX_TERMS = env.int("SEARCH_MAX_TERMS", 32, minimum=1)
+# A search statement running longer is cancelled by PostgreSQL (503 SEARCH_TIMEOUT), so that
+# no query holds a connection and a core for long. The slowest kind measured (a misspelt
+# name, 100,000 chunks: bench/bench_search.py) has a p95 of 0.8 s.
+SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", 5000, minimum=1)
 # Invalid API keys accepted (and audited) per client address and minute; then 429.
 AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
 # Unknown or malformed API keys are audited on one shared chain (no organization), whose

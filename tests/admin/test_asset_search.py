@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.urls import reverse
 
 from assets.ingestion import asset_process
 from assets.models import Asset
 from audit.models import AuditEvent
 from tests.admin.conftest import StaffMember
+from tests.support.search_queries import (
+    captured_statements,
+    lexemes,
+    searched_tsqueries,
+    table_locked,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +54,50 @@ def test_the_asset_search_never_shows_another_organizations_assets(dpo_staff, ou
     html = outsider_staff.client.get(url, {"q": "warehouse recordings erased"}).content.decode()
     assert "cctv-retention.txt" not in html
     assert "Nothing found" in html
+
+
+# --- The same limits as the API's search (tests/assets/test_search_limits.py) -------------
+FOUR_HUNDRED_ORS = " or ".join("abcdefghijklmnopqrstuvwxyz0123456789"[n % 36] for n in range(400))
+
+
+def test_the_admin_search_asks_for_at_most_the_term_cap(dpo_staff, settings):
+    settings.SEARCH_MAX_TERMS = 32
+    upload_in_admin(dpo_staff, "cctv-retention.txt", POLICY)
+    url = reverse("admin:legal_documents_asset_search")
+
+    with captured_statements() as captured:
+        response = dpo_staff.client.get(url, {"q": FOUR_HUNDRED_ORS})
+
+    assert response.status_code == 200
+    tsqueries = searched_tsqueries(captured)
+    assert tsqueries, "the admin search sent no full-text query"
+    assert all(len(lexemes(tsquery)) <= 32 for tsquery in tsqueries), tsqueries
+
+
+def test_the_admin_search_shares_the_api_search_budget(dpo, dpo_staff, settings):
+    settings.RATE_LIMIT_SEARCH = "2/min"
+    url = reverse("admin:legal_documents_asset_search")
+
+    assert (
+        dpo.client.get("/api/v1/assets/search", {"q": "retention", "mode": "text"}).status_code
+        == 200
+    )
+    assert dpo_staff.client.get(url, {"q": "retention"}).status_code == 200
+    refused = dpo_staff.client.get(url, {"q": "retention"})
+
+    assert refused.status_code == 429
+    assert "Too many searches" in refused.content.decode()
+    assert AuditEvent.objects.filter(action="asset.search", details__via="admin").count() == 1
+
+
+def test_a_search_timeout_in_the_admin_is_a_message_not_a_server_error(dpo_staff, settings):
+    settings.SEARCH_STATEMENT_TIMEOUT_MS = 200
+    url = reverse("admin:legal_documents_asset_search")
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '5s'")
+
+    with table_locked("assets_asset"):
+        response = dpo_staff.client.get(url, {"q": "retention"})
+
+    assert response.status_code == 503
+    assert "The search took longer than 200 ms" in response.content.decode()

@@ -67,6 +67,7 @@ SITUATIONS = [
     (assets.exceptions.EmbeddingUnavailable(), 503, "SERVICE_UNAVAILABLE",
      {"Retry-After": "5"}),
     (assets.exceptions.FileTooLarge(10 * 1024 * 1024), 413, "FILE_TOO_LARGE", {}),
+    (assets.exceptions.SearchTimedOut(5000), 503, "SEARCH_TIMEOUT", {"Retry-After": "5"}),
     (register.exceptions.DuplicateName(kind="vendor", name="Acme"), 409, "CONFLICT", {}),
     (register.exceptions.ForeignVendor(["0"]), 400, "VALIDATION_ERROR", {}),
     (register.importing.errors.RegisterFileUnreadable("The file is empty."), 400,
