@@ -302,7 +302,10 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         )
         segments: Iterable[Segment] = stack.enter_context(
             isolated_extraction(
-                path, kind, limits=extraction_limits(), work_directory=_work_directory()
+                path,
+                kind,
+                limits=extraction_limits(file_size=asset.file_size),
+                work_directory=_work_directory(),
             )
         )
         asset.progress_started_at = timezone.now()
@@ -391,12 +394,28 @@ def _store_batch(asset: Asset, batch: _PendingBatch, count: int, *, deadline: fl
     return count
 
 
-def extraction_limits() -> ExtractionLimits:
+def extraction_limits(*, file_size: int | None = None) -> ExtractionLimits:
+    """The extraction bounds of a file of ``file_size`` bytes (settings)."""
     return ExtractionLimits(
         memory_bytes=settings.ASSET_EXTRACTION_MEMORY_LIMIT_MB * 1024 * 1024,
         timeout_seconds=settings.ASSET_EXTRACTION_TIMEOUT_SECONDS,
         max_sheet_cells=settings.ASSET_XLSX_MAX_CELLS_PER_SHEET,
+        max_chars=extracted_text_limit(file_size=file_size),
     )
+
+
+def extracted_text_limit(*, file_size: int | None) -> int:
+    """The most characters of text kept from a file of ``file_size`` bytes: the absolute cap
+    (ASSET_EXTRACTED_MAX_CHARS), and no more than ASSET_EXTRACTED_MAX_RATIO per byte.
+
+    Past it the asset is FAILED (nothing is kept): the text of an output bomb (a merged
+    table cell or a shared string referred to a million times) would otherwise fill the
+    data folder, the disk PostgreSQL and Redis share under ``make run``.
+    """
+    limit = int(settings.ASSET_EXTRACTED_MAX_CHARS)
+    if file_size is not None:
+        limit = min(limit, int(settings.ASSET_EXTRACTED_MAX_RATIO) * max(file_size, 1))
+    return limit
 
 
 def _work_directory() -> Path | None:

@@ -49,14 +49,14 @@ class SheetCsv:
 
 
 def iter_xlsx_sheets_as_csv(
-    path: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
+    path: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET, max_chars: int | None = None
 ) -> Iterator[SheetCsv]:
     """Yield the CSV of each non-empty worksheet of an XLSX file, in workbook order.
 
     A large sheet comes in several consecutive pieces with the same name. Raises
     ConversionFailed(original_format="xlsx", target_format="csv") for an unsafe, corrupt or
-    unreadable workbook, one without any worksheet, or a sheet with more than ``max_cells``
-    non-empty cells (see xlsx.py).
+    unreadable workbook, one without any worksheet, a sheet with more than ``max_cells``
+    non-empty cells, or cells holding more than ``max_chars`` characters (see xlsx.py).
     """
 
     def failed(message: str) -> ConversionFailed:
@@ -67,7 +67,7 @@ def iter_xlsx_sheets_as_csv(
     except UnsafeArchive as error:
         raise failed(str(error)) from error
     try:
-        for piece in iter_xlsx_csv_pieces(path, max_cells=max_cells):
+        for piece in iter_xlsx_csv_pieces(path, max_cells=max_cells, max_chars=max_chars):
             yield SheetCsv(name=piece.name, csv_text=piece.csv_text)
     except WorkbookRefused as error:
         raise failed(str(error)) from error

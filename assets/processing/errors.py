@@ -55,6 +55,23 @@ class ConversionFailed(ExtractionFailed):
         return {"originalFormat": self.original_format, "targetFormat": self.target_format}
 
 
+def text_limit_message(limit: int) -> str:
+    """Why a file whose extracted text passed ``limit`` characters failed (for its asset)."""
+    return (
+        f"The text of the file is longer than {limit:,} characters, the limit for a file of "
+        "its size; nothing of it was kept."
+    )
+
+
+def output_limit_message(limit_bytes: int) -> str:
+    """Why a file whose extraction wrote ``limit_bytes`` bytes failed (the child's file-size
+    bound, which only a defect of the character cap reaches)."""
+    return (
+        f"The text of the file is larger than {limit_bytes:,} bytes, the limit for a file of "
+        "its size; nothing of it was kept."
+    )
+
+
 class EmbeddingProviderUnavailable(RuntimeError):  # noqa: N818 - reads better as a state
     """An embedding provider is unknown or its optional dependencies are not installed.
 

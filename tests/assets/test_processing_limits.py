@@ -4,14 +4,21 @@ do too many attempts; a file over the extraction bounds fails alone (assets.inge
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from assets import ingestion
-from assets.models import Asset, AssetStatus
-from tests.assets.bombs import paragraph_flood_docx, xlsx_bytes_with_cells
-from tests.assets.conftest import process, upload
+from assets.models import Asset, AssetChunk, AssetStatus
+from tests.assets.bombs import (
+    paragraph_flood_docx,
+    shared_string_xlsx,
+    vertical_merge_docx,
+    xlsx_bytes_with_cells,
+)
+from tests.assets.conftest import process, stored_files, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -119,6 +126,65 @@ def test_a_sheet_over_the_cell_bound_fails_as_conversion_failed(dpo, settings):
     assert asset.error_code == "CONVERSION_FAILED"
     assert asset.error_details == {"originalFormat": "xlsx", "targetFormat": "csv"}
     assert "more than 99 non-empty cells" in asset.error_message
+
+
+def _temporary_files() -> set[Path]:
+    return {
+        path for path in Path(django_settings.FILE_UPLOAD_TEMP_DIR).rglob("*") if path.is_file()
+    }
+
+
+def test_an_asset_whose_text_passes_the_character_cap_fails_and_leaves_no_file(dpo, settings):
+    settings.ASSET_EXTRACTED_MAX_CHARS = 200_000
+    # 100 x 10 cells of one 2,000-character shared string: 2 million characters of CSV.
+    response = upload(
+        dpo.client, "amplified.xlsx", shared_string_xlsx(rows=100, columns=10, string_length=2000)
+    )
+    assert response.status_code == 201, response.content
+    temporary_before = _temporary_files()
+
+    asset = process(response.json()["id"])
+
+    assert asset.status == AssetStatus.FAILED
+    assert asset.error_code == "CONVERSION_FAILED"
+    assert "longer than 200,000 characters" in asset.error_message
+    assert asset.chunk_count == 0 and not AssetChunk.objects.filter(asset=asset).exists()
+    assert asset.converted_file.name in ("", None)
+    assert _temporary_files() <= temporary_before
+    assert stored_files(dpo.organization) == [
+        Path(django_settings.MEDIA_ROOT) / asset.original_file.name
+    ]
+    body = dpo.client.get(f"/api/v1/assets/{asset.pk}").json()
+    assert body["status"] == "FAILED"
+
+
+def test_the_character_cap_is_a_multiple_of_the_file_size(dpo, settings):
+    settings.ASSET_EXTRACTED_MAX_CHARS = 100_000_000
+    content = shared_string_xlsx(rows=20, columns=10, string_length=2000)  # 400,000 characters
+    assert len(content) * 20 < 400_000 < len(content) * 1000
+
+    settings.ASSET_EXTRACTED_MAX_RATIO = 20
+    refused = process(upload(dpo.client, "amplified.xlsx", content).json()["id"])
+    settings.ASSET_EXTRACTED_MAX_RATIO = 1000
+    accepted = process(upload(dpo.client, "amplified.xlsx", content).json()["id"])
+
+    assert refused.status == AssetStatus.FAILED
+    assert f"longer than {20 * len(content):,} characters" in refused.error_message
+    assert accepted.status == AssetStatus.COMPLETED
+
+
+def test_a_docx_of_one_vertically_merged_cell_keeps_its_text_once(dpo, settings):
+    settings.ASSET_EXTRACTED_MAX_CHARS = 1_000_000
+    # Repeated on its 2,000 continuation rows the cell would make 20 million characters.
+    content = vertical_merge_docx(rows=2000, text_length=10_000)
+
+    asset = process(upload(dpo.client, "vmerge.docx", content).json()["id"])
+
+    assert asset.status == AssetStatus.COMPLETED, asset.error_message
+    stored = sum(
+        len(text) for text in AssetChunk.objects.filter(asset=asset).values_list("text", flat=True)
+    )
+    assert 10_000 <= stored < 15_000  # the text once, and the chunks' overlap
 
 
 def test_a_worker_pool_process_is_replaced_once_it_grew_past_the_memory_setting():

@@ -8,12 +8,17 @@ storage prefix (`..`, absolute paths, backslashes, NUL) never do.
 The corpus: tests/fixtures/corpus/hostile (real files from other projects' bug trackers)
 plus files built here: a truncated PDF, a PDF that runs JavaScript when opened, a DOCX zip
 bomb, a DOCX with an XML entity bomb, a CSV with one 20 MB line, invalid UTF-8.
+
+Output bombs (small files whose text is thousands of times their size: a Word cell merged
+down thousands of rows, a workbook whose cells all point at one long string) end FAILED, or
+COMPLETED with their text once, while the data folder grows by less than the text cap.
 """
 
 from __future__ import annotations
 
 import io
 import mimetypes
+import threading
 import zipfile
 from contextlib import closing
 from pathlib import Path
@@ -21,7 +26,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from assets.models import Asset
+from assets.models import Asset, AssetChunk
+from tests.assets.bombs import shared_string_xlsx, vertical_merge_docx
 from tests.assets.samples import CORPUS, docx_bytes, pdf_bytes
 from tests.reliability.conftest import api_client
 from tests.support.live_stack import tail, wait_until
@@ -185,3 +191,107 @@ def test_file_names_never_take_a_stored_file_out_of_the_organizations_prefix(hos
     after = {path for path in media_root.rglob("*") if path.is_file()}
     assert all(path.resolve().is_relative_to(prefix) for path in after - before)
     assert not Path("/etc/passwd.txt").exists()
+
+
+# ASSET_EXTRACTED_MAX_CHARS of the live processes below: scaled down with the files.
+TEXT_CAP = 1_000_000
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of every file under ``folder`` (files vanishing meanwhile count 0)."""
+    total = 0
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file():
+                total += path.stat().st_size
+        except FileNotFoundError:
+            continue
+    return total
+
+
+class PeakSize:
+    """Samples a folder's size in a thread; ``peak`` is the largest size seen."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.peak = folder_bytes(folder)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> PeakSize:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.02):
+            self.peak = max(self.peak, folder_bytes(self.folder))
+
+
+def test_output_bombs_end_failed_or_with_their_text_once_and_the_data_folder_stays_under_the_cap(
+    stack, member, tmp_path
+):
+    data = tmp_path / "data"
+    environment = {
+        "DATA_DIR": str(data),
+        "ASSET_EXTRACTED_MAX_CHARS": str(TEXT_CAP),
+        "RATE_LIMIT_WRITES": "1000/min",
+    }
+    web = stack.web(**environment).start()
+    worker = stack.worker(queues="ingestion", **environment).start()
+    files = {
+        # 100,000 characters merged down 2,000 rows: 200 million characters read per row.
+        "merged-cell.docx": vertical_merge_docx(rows=2000, text_length=100_000),
+        # The same with a cell whose text alone passes the cap.
+        "merged-cell-over-cap.docx": vertical_merge_docx(rows=500, text_length=1_200_000),
+        # 400 x 10 cells of one 32,000-character string: 128 million characters of CSV.
+        "shared-string.xlsx": shared_string_xlsx(rows=400, columns=10, string_length=32_000),
+    }
+    baseline = folder_bytes(data)
+    originals = sum(len(content) for content in files.values())
+    accepted: dict[str, str] = {}
+    with closing(api_client(web, member, timeout=120)) as client, PeakSize(data) as size:
+        for name, content in files.items():
+            response = upload(client, name, content)
+            assert response.status_code == 201, (name, response.text)
+            accepted[name] = response.json()["id"]
+
+        def settled() -> bool:
+            # Fail at once when the folder passes the cap (the old code wrote gigabytes).
+            assert size.peak - baseline - originals < TEXT_CAP, (size.peak - baseline, originals)
+            statuses = Asset.objects.filter(pk__in=accepted.values()).values_list(
+                "status", flat=True
+            )
+            return all(status in ("COMPLETED", "FAILED") for status in statuses)
+
+        try:
+            wait_until(settled, timeout=SETTLE_SECONDS, interval=0.5)
+        except TimeoutError:
+            raise AssertionError(tail(worker.log_path)) from None
+    final = folder_bytes(data)
+    assets = {name: Asset.objects.get(pk=asset_id) for name, asset_id in accepted.items()}
+    print(
+        {"peak_growth": size.peak - baseline, "final_growth": final - baseline,
+         "originals": originals, "cap": TEXT_CAP,
+         "statuses": {name: asset.status for name, asset in assets.items()}}
+    )  # fmt: skip
+
+    merged = assets["merged-cell.docx"]
+    assert merged.status == "COMPLETED", merged.error_message
+    kept = sum(
+        len(text) for text in AssetChunk.objects.filter(asset=merged).values_list("text", flat=True)
+    )
+    assert 100_000 <= kept < 150_000  # the text once (with the chunks' overlap)
+    for name in ("merged-cell-over-cap.docx", "shared-string.xlsx"):
+        asset = assets[name]
+        assert asset.status == "FAILED", name
+        assert f"longer than {TEXT_CAP:,} characters" in asset.error_message, name
+        assert not AssetChunk.objects.filter(asset=asset).exists(), name
+        assert not asset.converted_file, name
+    assert assets["shared-string.xlsx"].error_code == "CONVERSION_FAILED"
+    # What stays is the uploads themselves: no result, temporary or converted file.
+    assert final - baseline <= originals
+    assert size.peak - baseline - originals < TEXT_CAP
