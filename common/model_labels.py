@@ -208,6 +208,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "plan": _("plan"),
     "prefix": _("prefix"),
     "previous_hash": _("previous hash"),
+    "link_key_id": _("link key"),
     "previous_sha256": _("previous SHA-256"),
     "processing_attempts": _("processing attempts"),
     "processing_stage": _("processing stage"),

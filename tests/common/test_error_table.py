@@ -39,6 +39,8 @@ SITUATIONS = [
      "GENERATION_LIMIT", {"Retry-After": "5"}),
     (legal_documents.exceptions.PackageLimitReached(running=1, limit=1), 429,
      "PACKAGE_LIMIT", {"Retry-After": "10"}),
+    (register.exceptions.ImportLimitReached(running=2, limit=2), 429, "IMPORT_LIMIT",
+     {"Retry-After": "10"}),
     (legal_documents.exceptions.IterationLimitReached(iterations=50, limit=50), 429,
      "ITERATION_LIMIT", {}),
     (legal_documents.exceptions.DocumentBusy("Busy."), 409, "CONFLICT", {}),

@@ -16,13 +16,14 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage
 from organizations.models import Role
+from register.models import RegisterImport
 from tests.assets.factories import AssetFactory
 from tests.conftest import make_caller
 from tests.factories import ClientCompanyFactory, LegalDocumentFactory
 from tests.register.factories import ProcessingActivityFactory, TransferFactory, VendorFactory
 from tests.webhooks.factories import WebhookEndpointFactory
 
-# First path segment of a route -> a factory of an object of that kind in an organization.
+# The path of a route up to its id -> a factory of an object of that kind in an organization.
 OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     "client-companies": lambda organization: ClientCompanyFactory(organization=organization),
     "webhooks": lambda organization: WebhookEndpointFactory(organization=organization),
@@ -36,6 +37,9 @@ OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     ),
     "vendors": lambda organization: VendorFactory(organization=organization),
     "transfers": lambda organization: TransferFactory(organization=organization),
+    "processing-activities/imports": lambda organization: RegisterImport.objects.create(
+        organization=organization, file_name="register.csv"
+    ),
 }
 # Values for path parameters other than the object id (e.g. a version number).
 OTHER_PARAMETERS = {"n": "1", "version": "1"}
@@ -61,7 +65,7 @@ def object_routes() -> list[tuple[str, str, str]]:
         if not regex.startswith("api/v1/") or "(?P<pk>" not in regex:
             continue
         path = "/" + _NAMED_GROUP.sub(lambda m: "{" + m["name"] + "}", regex).replace("/?", "")
-        collection = path.split("/")[3]
+        collection = path.split("/{pk}")[0].removeprefix("/api/v1/")
         actions = getattr(pattern.callback, "actions", None) or {"get": "get"}
         found.extend((path, method.upper(), collection) for method in sorted(actions))
     return sorted(set(found))
