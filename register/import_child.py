@@ -14,28 +14,16 @@ Not inside ``register.importing``: that package imports models, which needs Djan
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
 import resource
-import signal
 import sys
 
-OUT_OF_MEMORY_EXIT = 86
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent_pid:  # the parent died before the line above took effect
-        os._exit(1)
+from common.child_process import OUT_OF_MEMORY_EXIT, die_with_parent, near_memory_limit
 
 
 def child_main(arguments: list[str]) -> int:
     import_id, token, memory_bytes, parent_pid = arguments
-    _die_with_parent(int(parent_pid))
+    die_with_parent(int(parent_pid))
     import django
 
     django.setup()
@@ -48,9 +36,7 @@ def child_main(arguments: list[str]) -> int:
     except MemoryError:
         return OUT_OF_MEMORY_EXIT
     except Exception:
-        from register.importing.jobs import _near_memory_limit
-
-        if _near_memory_limit(limit):
+        if near_memory_limit(limit):
             return OUT_OF_MEMORY_EXIT
         raise
     return 0

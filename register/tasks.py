@@ -12,8 +12,8 @@ from pathlib import Path
 from celery import Task, shared_task
 from django.conf import settings
 
+from common.child_process import OUT_OF_MEMORY_EXIT
 from common.tasks import ServiceTask
-from register.import_child import OUT_OF_MEMORY_EXIT
 from register.importing import jobs
 
 logger = logging.getLogger(__name__)

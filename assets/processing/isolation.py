@@ -24,7 +24,6 @@ and the file fails with a message that says so, like the memory and time bounds.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import json
 import os
@@ -47,12 +46,12 @@ from assets.processing.errors import (
     InvalidFileType,
     output_limit_message,
 )
+from common.child_process import OUT_OF_MEMORY_EXIT, die_with_parent, near_memory_limit
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # Exit statuses of the child: out of memory (a MemoryError, or a parser error raised with
 # the address space nearly used up: lxml reports a failed allocation as a syntax error),
 # and a typed failure of the file (its record is the result file's last line).
-OUT_OF_MEMORY_EXIT = 86
 FILE_FAILED_EXIT = 87
 # The child wrote past its file-size bound (RLIMIT_FSIZE).
 OUTPUT_LIMIT_EXIT = 88
@@ -62,9 +61,7 @@ OUTPUT_LIMIT_EXIT = 88
 BYTES_PER_CHARACTER = 4
 # Room in the file-size bound for the JSON framing of each segment and the last record.
 OUTPUT_HEADROOM_BYTES = 1024 * 1024
-NEAR_LIMIT_FRACTION = 0.9
 _CONVERSION_TARGETS = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
-_PR_SET_PDEATHSIG = 1
 # Extracted text may hold lone surrogates (ensure_ascii=False writes them as they are).
 _RESULT_ERRORS = "surrogatepass"
 
@@ -218,28 +215,11 @@ def _error_from_record(error: dict[str, Any], kind: FileKind) -> Exception:
 # --- The child ---------------------------------------------------------------------------
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent_pid:  # the parent died before the line above took effect
-        os._exit(1)
-
-
-def _near_memory_limit(limit: int) -> bool:
-    """True once the child's peak address space came close to its bound."""
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        status = Path("/proc/self/status").read_text()
-        peak_kib = int(status.split("VmPeak:", 1)[1].split()[0])
-        return peak_kib * 1024 >= NEAR_LIMIT_FRACTION * limit
-    return False
-
-
 def child_main(arguments: list[str]) -> int:
     """Run in the child: extract, write the result file, return the exit status."""
     kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments[:6]
     max_chars, max_output_bytes = arguments[6:8]
-    _die_with_parent(int(parent_pid))
+    die_with_parent(int(parent_pid))
     limit = int(memory_bytes)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     if max_output_bytes:
@@ -284,7 +264,7 @@ def _extract_to_result(
         except MemoryError:
             return OUT_OF_MEMORY_EXIT
         except AssetProcessingError as error:
-            if _near_memory_limit(memory_limit):
+            if near_memory_limit(memory_limit):
                 return OUT_OF_MEMORY_EXIT
             record = {"code": error.code, "message": error.message, "details": error.details}
             output.write(json.dumps({"error": record}) + "\n")
@@ -299,7 +279,7 @@ def _extract_to_result(
 
 
 def _crashed(output: IO[str], error: Exception, *, memory_limit: int) -> int:
-    if _near_memory_limit(memory_limit):
+    if near_memory_limit(memory_limit):
         return OUT_OF_MEMORY_EXIT
     # stderr is the worker's log: a log file past RLIMIT_FSIZE must not turn this into EFBIG.
     with contextlib.suppress(OSError):

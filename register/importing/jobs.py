@@ -27,7 +27,6 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 from typing import IO, Any
 
 from django.conf import settings
@@ -38,6 +37,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor
+from common.child_process import near_memory_limit
 from common.domain import DomainError
 from organizations.models import Organization
 from register.exceptions import ImportLimitReached
@@ -294,17 +294,6 @@ def _holding(import_id: str, token: str | None) -> RegisterImport | None:
     return register_import
 
 
-def _near_memory_limit(limit: int) -> bool:
-    """True once this process's peak address space came close to `limit`: an error then is
-    a failed allocation in disguise (lxml, psycopg report one as their own error)."""
-    try:
-        status = Path("/proc/self/status").read_text()
-        peak_kib = int(status.split("VmPeak:", 1)[1].split()[0])
-    except (OSError, ValueError, IndexError):
-        return False
-    return peak_kib * 1024 >= 0.9 * limit
-
-
 def execute(*, import_id: str, token: str, memory_limit: int | None = None) -> None:
     """Run the claimed import here (in the child process): read, plan, write, record.
 
@@ -349,7 +338,7 @@ def execute(*, import_id: str, token: str, memory_limit: int | None = None) -> N
         )
         return
     except Exception as error:
-        if memory_limit is not None and _near_memory_limit(memory_limit):
+        if memory_limit is not None and near_memory_limit(memory_limit):
             raise MemoryError from error
         logger.exception("register import %s failed", import_id)
         fail(import_id=import_id, token=token, code="INTERNAL_ERROR", message=UNEXPECTED_FAILURE)
