@@ -19,10 +19,10 @@ import time
 from organizations.models import Role
 from tests.conftest import make_caller
 from tests.reliability.conftest import api_client
-from tests.support.hostile.import_load import (
-    many_vendors_xlsx,
-    padded_sheets_xlsx,
-    sniffer_line_csv,
+from tests.support.hostile.register_files import (
+    many_vendors_workbook,
+    padded_workbook,
+    sniffer_line,
 )
 from tests.support.live_stack import running, tail, wait_until
 
@@ -33,9 +33,9 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def test_crafted_imports_leave_another_member_served_within_3_seconds(stack, member):
     reader = make_caller(Role.AUDITOR, organization=member.organization)
     files = [
-        ("sniffer.csv", sniffer_line_csv(), "text/csv", "true"),
-        ("padded.xlsx", padded_sheets_xlsx(sheets=20), XLSX, "false"),
-        ("vendors.xlsx", many_vendors_xlsx(vendors=2_000), XLSX, "false"),
+        ("sniffer.csv", sniffer_line(), "text/csv", "true"),
+        ("padded.xlsx", padded_workbook(sheets=20), XLSX, "false"),
+        ("vendors.xlsx", many_vendors_workbook(vendors=2_000), XLSX, "false"),
     ]
     limits = {
         "REGISTER_IMPORT_MAX_RUNNING": "3",
