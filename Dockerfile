@@ -43,6 +43,21 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production \
     DATA_DIR=/app/data
+# pg_dump for `manage.py backup_database` (the compose service `backup`) must be of the
+# server's major version, PostgreSQL 17 (docker-compose.yml); Debian ships 15, so it comes
+# from PostgreSQL's own apt repository (PGDG). curl only fetches the repository's key.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates curl \
+    && install -d /usr/share/postgresql-common/pgdg \
+    && curl -fsSL -o /usr/share/postgresql-common/pgdg/apt.postgresql.org.asc \
+       https://www.postgresql.org/media/keys/ACCC4CF8.asc \
+    && . /etc/os-release \
+    && echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt ${VERSION_CODENAME}-pgdg main" \
+       > /etc/apt/sources.list.d/pgdg.list \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client-17 \
+    && apt-get purge -y --auto-remove curl \
+    && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 legaldocs \
     && useradd --system --uid 10001 --gid legaldocs --home-dir /app --no-create-home \
        --shell /usr/sbin/nologin legaldocs

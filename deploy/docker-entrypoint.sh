@@ -9,6 +9,9 @@
 #                       threads of one process, e.g. ingestion around one model)
 #   beat                the Celery scheduler (exactly one in the whole deployment)
 #   migrate             apply database migrations, then exit
+#   backup              `manage.py backup_database` now, then every BACKUP_INTERVAL_SECONDS
+#                       (default 86400); each success touches /tmp/backup-succeeded, which
+#                       the compose health check reads
 #   anything else       run as given (e.g. `python manage.py create_api_key ...`)
 set -eu
 
@@ -52,6 +55,22 @@ case "$role" in
         ;;
     migrate)
         exec python manage.py migrate --no-input
+        ;;
+    backup)
+        interval="${BACKUP_INTERVAL_SECONDS:-86400}"
+        # `docker compose stop`: leave at once (a dump cut short stores nothing).
+        trap 'exit 0' TERM INT
+        while :; do
+            if python manage.py backup_database; then
+                touch /tmp/backup-succeeded
+            else
+                # Logged, and tried again at the next interval; the health check turns
+                # unhealthy when no dump succeeded within two intervals.
+                echo "backup failed; next attempt in ${interval} s" >&2
+            fi
+            sleep "$interval" &
+            wait $!
+        done
         ;;
     *)
         exec "$@"

@@ -153,8 +153,9 @@ MEDIA_ROOT = DATA_DIR / "media"
 
 # --- Assets: storage, uploads, ingestion (assets/; docs/API.md "Assets") --------------------
 # Files go through Django's storage API: the local filesystem under MEDIA_ROOT by default,
-# S3 (or MinIO) when a bucket is configured. Each organization's files live under its
-# `container_name` prefix; they are never public (signed URLs, or the download route).
+# S3 (any S3; SeaweedFS in compose) when a bucket is configured. Each organization's files
+# live under its `container_name` prefix; they are never public (signed URLs, or the
+# download route).
 AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME")
 AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL")
 AWS_ACCESS_KEY_ID = env.str("AWS_ACCESS_KEY_ID")
@@ -288,6 +289,17 @@ REGISTER_IMPORT_RESULT_MAX_BYTES = env.int(
 )
 # How long the admin keeps a previewed file for its confirmation (then it is deleted).
 REGISTER_IMPORT_PREVIEW_SECONDS = env.int("REGISTER_IMPORT_PREVIEW_SECONDS", 1800, minimum=60)
+
+# --- Database backups (common/backup.py; docs/DEPLOY.md "Backups") -------------------------
+# `manage.py backup_database` (the compose service `backup`) stores pg_dump's custom-format
+# dump in the default storage under this prefix, so that it leaves the database machine,
+# and keeps the newest BACKUP_KEEP (two weeks of daily dumps by default).
+BACKUP_PREFIX = env.str("BACKUP_PREFIX", "backups/") or "backups/"
+BACKUP_KEEP = env.int("BACKUP_KEEP", 14, minimum=1)
+# pg_dump must be of the server's major version or newer (it refuses an older one): the
+# image installs postgresql-client-17 for the compose PostgreSQL 17; a test points it at
+# the embedded server's own.
+PG_DUMP_PATH = env.str("PG_DUMP_PATH", "pg_dump") or "pg_dump"
 
 # --- Django REST framework -------------------------------------------------------------
 REST_FRAMEWORK = {
