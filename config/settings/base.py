@@ -130,7 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# The admin's languages (docs: README "Admin languages"); the API answers in English only.
+# The admin's languages (docs/LANGUAGES.md, "Admin languages"); the API answers in English only.
 LANGUAGES = [
     ("en", "English"),
     ("de", "Deutsch"),

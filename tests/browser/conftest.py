@@ -110,7 +110,7 @@ def page(browser_context: BrowserContext) -> Page:
 
 @pytest.fixture(scope="package")
 def screenshots() -> Path:
-    """The folder the README names for the screenshots (created, kept between runs)."""
+    """The folder for the screenshots (docs/ADMIN.md; created, kept between runs)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
 
