@@ -6,7 +6,7 @@ Builds a contract-like Markdown (numbered sections with sub-headings, paragraphs
 and numbered lists, one 100-row table), renders it with `export_document(..., "pdf")`
 `--runs` times after one warm-up, and prints JSON: median and p95 seconds, page count (read
 back with pypdf), PDF size, tracemalloc peak of one render, and the process's peak RSS.
-Timing is a benchmark, never a test assertion (see README, "Benchmarks").
+Timing is a benchmark, never a test assertion (docs/MEASUREMENTS.md, "Benchmarks").
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ section per item block, `item_blocks` sliced the headings per anchored heading, 
 writer asked openpyxl's `max_row`, a scan of every cell, per row: all three quadratic in
 the activities). 50 activities are about the content cap (DOCUMENT_MAX_CONTENT_CHARS,
 100,000 characters); larger sizes are what a refresh could write before the cap held
-there. Prints JSON. Timing is a benchmark, never a test assertion (see README,
+there. Prints JSON. Timing is a benchmark, never a test assertion (docs/MEASUREMENTS.md,
 "Benchmarks").
 """
 

@@ -5,6 +5,11 @@
     python -m config.launcher bench [benchmark names]
     python -m config.launcher exec COMMAND...   # e.g. a second `celery -A config worker`
 
+`run`, `exec` and `bench` first read the project's `.env` when there is one (ENV_FILE names
+another file; ENV_FILE= none): a variable already set in the environment wins over the
+file. `test` never reads it, so that a developer's `.env` (an external DATABASE_URL, say)
+cannot change what the tests run against.
+
 Embedded PostgreSQL and Redis (when DATABASE_URL / REDIS_URL are unset) are started first,
 before anything loads Django's settings, and their URLs (and the local SECRET_KEY) are
 exported to the processes started here (config/local_stack.py); the servers are stopped at
@@ -15,8 +20,10 @@ dying) stops all of them.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from collections.abc import MutableMapping
 from pathlib import Path
 
 from config import local_stack
@@ -25,6 +32,42 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 # Every Celery queue of the service (settings.CELERY_WORKER_QUEUES): `make run` has one worker.
 WORKER_QUEUES = "generation,ingestion,webhooks,packages,imports,staleness"
+# The commands that read `.env`: the developer's service. Not `test` (see the docstring).
+READS_ENV_FILE = {"run", "exec", "bench"}
+# `NAME=value` lines of a .env file, as docker compose reads the same file: `export ` allowed,
+# quotes removed, an unquoted value's ` # comment` dropped.
+_ENV_LINE = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
+
+
+def env_file_path(environ: MutableMapping[str, str]) -> Path | None:
+    """The .env file to read: ENV_FILE if set (empty: none), else the project's `.env`."""
+    chosen = environ.get("ENV_FILE")
+    if chosen is None:
+        return BASE_DIR / ".env"
+    return Path(chosen) if chosen else None
+
+
+def _env_value(raw: str) -> str:
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[1:-1]
+    return re.split(r"\s+#", raw, maxsplit=1)[0].strip()
+
+
+def read_env_file(*, command: str, environ: MutableMapping[str, str]) -> Path | None:
+    """Set the variables of the .env file that `environ` lacks; the file read, or None.
+
+    Only for the commands of READS_ENV_FILE. A variable already in the environment (even
+    empty) keeps its value, as with docker compose.
+    """
+    path = env_file_path(environ)
+    if command not in READS_ENV_FILE or path is None or not path.is_file():
+        return None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = _ENV_LINE.fullmatch(line)
+        if match and not line.lstrip().startswith("#"):
+            environ.setdefault(match.group(1), _env_value(match.group(2)))
+    return path
 
 
 def _manage(*arguments: str, env: dict[str, str]) -> None:
@@ -109,6 +152,10 @@ def exec_on_local_stack(command: list[str]) -> int:
         return 2
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
     local_stack.prepare(local_stack.data_dir_for(os.environ["DJANGO_SETTINGS_MODULE"]))
+    # `celery`, `uvicorn` ... of this interpreter's venv, even from a shell where the venv is
+    # not activated (the README's `.venv/bin/python -m config.launcher exec celery ...`).
+    scripts = str(Path(sys.executable).parent)
+    os.environ["PATH"] = os.pathsep.join([scripts, os.environ.get("PATH", os.defpath)])
     os.execvp(command[0], command)  # noqa: S606 - the developer's own command line
 
 
@@ -124,6 +171,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
         print(__doc__)
         return 2
+    read_env_file(command=argv[0], environ=os.environ)
     return COMMANDS[argv[0]](argv[1:])
 
 

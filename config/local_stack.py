@@ -1,9 +1,10 @@
-"""The local stack: what a laptop or CI gets when DATABASE_URL / REDIS_URL / SECRET_KEY are unset.
+"""The local stack: what a laptop or CI gets when DATABASE_URL, REDIS_URL, SECRET_KEY or
+EVIDENCE_SIGNING_KEY are unset.
 
 `prepare` starts (or reuses) the embedded PostgreSQL and Redis under DATA_DIR, creates the
-local secret key there, and exports the URLs and the key into the environment. It runs
-BEFORE Django loads its settings, which only read those variables (config/settings/base.py
-starts nothing and writes nothing). Its callers:
+local secret and evidence signing keys there, and exports the URLs and the keys into the
+environment. It runs BEFORE Django loads its settings, which read those variables and start
+nothing, write nothing (config/settings/base.py). Its callers:
 
 - `config.launcher` (`make run`, `make test`, `make bench`), which also stops the servers
   it was responsible for when it finishes; its children inherit the variables;

@@ -1,7 +1,8 @@
 """pytest plugin (`-p config.pytest_plugin` in pyproject.toml): the local stack before Django.
 
 pytest-django loads the settings inside `pytest_load_initial_conftests`, long before any
-conftest.py runs, and the settings only read DATABASE_URL / REDIS_URL / SECRET_KEY. So that
+conftest.py runs, and the settings start nothing: they read DATABASE_URL, REDIS_URL,
+SECRET_KEY and EVIDENCE_SIGNING_KEY (among other variables) as they find them. So that
 `pytest` run directly works like `make test`, this hook wraps pytest-django's and first
 starts (or reuses) the embedded servers of .data/test (config/local_stack.py). Under
 `make test` the launcher has already set everything and this does nothing. The servers are

@@ -1,6 +1,7 @@
 """Which PostgreSQL and Redis this process talks to, and its secret key: read, never started.
 
-The settings only read DATABASE_URL, REDIS_URL and SECRET_KEY. On a laptop or in CI,
+The settings start nothing: they read DATABASE_URL, REDIS_URL, SECRET_KEY and
+EVIDENCE_SIGNING_KEY (with every other variable) as they find them. On a laptop or in CI,
 `config.local_stack` (called by `make run`, `make test`, `make bench`, `manage.py` and the
 pytest plugin before Django loads) starts embedded servers and sets these variables.
 """

@@ -1,8 +1,8 @@
 """Settings shared by every environment, read from environment variables (see README).
 
 Settings only read: they start no server and write no file. On a laptop or in CI,
-DATABASE_URL, REDIS_URL and SECRET_KEY come from `config.local_stack` (embedded servers,
-a key kept in DATA_DIR), which the launcher and manage.py run before Django loads.
+DATABASE_URL, REDIS_URL, SECRET_KEY and EVIDENCE_SIGNING_KEY come from `config.local_stack`
+(embedded servers, keys kept in DATA_DIR), which the launcher and manage.py run before Django loads.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# The admin's languages (docs: README "Admin languages"); the API answers in English only.
+# The admin's languages (docs/LANGUAGES.md, "Admin languages"); the API answers in English only.
 LANGUAGES = [
     ("en", "English"),
     ("de", "Deutsch"),

@@ -264,7 +264,8 @@ class LegalDocumentFlowViewSet(OrganizationScopedViewSet):
             " `processingActivityIds` / `vendorId`, or the whole-register record). Synchronous:"
             " the rules compose the text, no job is queued. Sections whose composed text the"
             " register change did not touch keep their current content, manual edits included;"
-            " the others take the new text (README, Refresh from the register). Clears `stale`."
+            " the others take the new text (docs/REGISTER.md, Refresh from the register)."
+            " Clears `stale`."
             " 409 CONFLICT for a document written from its body alone, while processing, or"
             " when an entry it names was deleted from the register."
         ),

@@ -53,8 +53,9 @@ def test_the_hard_limit_follows_the_soft_one_by_the_grace(settings):
 
 
 def test_the_default_budget_of_the_largest_upload_covers_the_local_models_need():
-    # Measured (README, "Large files"): ~124,000 chunks per 100 MiB, ~24 chunks/s with the
-    # local model on 2 idle cores: ~5,700 s. The default leaves at least half again.
+    # Measured (docs/MEASUREMENTS.md, "Large files"): ~124,000 chunks per 100 MiB, ~24
+    # chunks/s with the local MiniLM model on 2 idle cores: ~5,700 s. The default leaves at
+    # least half again.
     largest = asset_budget_seconds(file_size=settings.ASSET_MAX_UPLOAD_BYTES)
 
     assert largest >= 1.5 * 5700

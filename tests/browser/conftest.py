@@ -5,7 +5,8 @@
   fail naming that target: they are never skipped.
 - The app runs under a real threaded WSGI server on 127.0.0.1 (pytest-django's LiveServer)
   on the test database; generation jobs run in a real Celery worker (`celery_worker_process`).
-- Each test gets a fresh browser with a fresh profile; screenshots go to SCREENSHOTS.
+- Each test gets a fresh browser with a fresh profile; screenshots go to SCREENSHOTS
+  (`SCREENSHOT_DIR` when set).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from organizations.models import Membership
 from tests.support.debian import require_debian_tool
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
+# SCREENSHOT_DIR=docs/images-draft (say) writes them elsewhere: the README's pictures are
+# taken from a run of these tests (README.md, "A first tour").
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR") or Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
+)
 PASSWORD = "correct horse battery staple"  # the factories' password
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -105,7 +110,7 @@ def page(browser_context: BrowserContext) -> Page:
 
 @pytest.fixture(scope="package")
 def screenshots() -> Path:
-    """The folder the README names for the screenshots (created, kept between runs)."""
+    """The folder for the screenshots (docs/ADMIN.md; created, kept between runs)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
 

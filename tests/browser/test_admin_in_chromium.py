@@ -92,6 +92,11 @@ def test_a_dpo_creates_answers_finalizes_and_downloads_a_dpia_as_pdf(
     exports = AuditEvent.objects.filter(action="document.export", object_id=str(document.pk))
     assert exports.get().details["format"] == "pdf"
 
+    # The documents list with the finalized DPIA in it (the README's first picture).
+    page.goto(admin_server.url + reverse("admin:legal_documents_legaldocument_changelist"))
+    expect(page.locator("#result_list tbody tr")).to_have_count(1)
+    page.screenshot(path=screenshots / "dpo-6-documents-list.png")
+
 
 def test_an_auditor_reviews_the_history_diff_and_is_refused_a_crafted_post(
     page, admin_server, screenshots

@@ -30,6 +30,7 @@ def _start(data_dir: Path, port: int, log: Path) -> subprocess.Popen:
         HOST="127.0.0.1",
         DJANGO_SETTINGS_MODULE="config.settings.base",
         PYTHONUNBUFFERED="1",
+        ENV_FILE="",  # a developer's .env (read by `make run`) must not change this test
     )
     with log.open("wb") as output:
         return subprocess.Popen(

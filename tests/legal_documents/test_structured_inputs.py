@@ -350,9 +350,9 @@ def test_the_openapi_schema_shows_both_forms_and_one_example_per_type(dpo):
     assert company["oneOf"][1]["$ref"].endswith("CompanyDetailsObjectRequest")
 
 
-def test_the_readme_example_body_is_accepted_and_written(dpo):
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### The create body", 1)[1]
+def test_the_documented_example_body_is_accepted_and_written(dpo):
+    inputs_page = (Path(__file__).parents[2] / "docs" / "INPUTS.md").read_text(encoding="utf-8")
+    section = inputs_page.split("## The create body", 1)[1]
     body = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     response = dpo.client.post(URL, body, format="json")
     assert response.status_code == 201, response.content
