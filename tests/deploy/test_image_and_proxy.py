@@ -50,13 +50,15 @@ def test_the_unprivileged_user_owns_the_whole_data_directory():
 
 def test_the_image_installs_no_dev_extra_and_never_torch():
     builder = _stages()[0]
-    assert re.search(r'pip install "\.\$\{EXTRAS:\+\[\$EXTRAS\]\}"', builder)
+    # The locked tree without the dev group, only the extras named by EXTRAS (see
+    # tests/deploy/test_packaging.py for the default and the lock).
+    assert re.search(r"uv export --frozen --no-dev --no-emit-project\b", builder)
     assert "pip show torch" in builder  # the build fails if anything pulled torch in
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
     ]
-    local = " ".join(extras["local"]).lower()
-    assert "torch" not in local and "sentence-transformers" not in local
+    models = " ".join(extras["embeddings"] + extras["local"]).lower()
+    assert "torch" not in models and "sentence-transformers" not in models
 
 
 def test_the_docker_context_leaves_out_secrets_and_local_data():
