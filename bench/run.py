@@ -40,6 +40,8 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("ingestion_service", "bench_ingestion_service.py", 3600),
     # Crafted register-import files, read and planned (no database): seconds after the bounds.
     ("register_import", "bench_register_import.py", 1800),
+    # The tabular work as it is against the same work with pandas (issue 26 item 10): minutes.
+    ("tabular_pandas", "bench_tabular_pandas.py", 1800),
 ]
 
 

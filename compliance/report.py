@@ -514,6 +514,8 @@ def register_report(*, organization_id: Any, now: datetime) -> list[ReportItem]:
 
 def severity_counts(*, items: Iterable[ReportItem]) -> dict[str, int]:
     """`{severity: count}` for every severity (0 when none)."""
+    # A loop, not pandas' value_counts: 7x the CPU on 2,000 items, and 0.46 s to import pandas
+    # on a web request (bench/bench_tabular_pandas.py).
     counts = dict.fromkeys(SEVERITIES, 0)
     for item in items:
         counts[item.severity] += 1
