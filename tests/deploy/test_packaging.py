@@ -57,7 +57,10 @@ USED_WITHOUT_IMPORT = {
     "uvicorn": "the web server: deploy/docker-entrypoint.sh and config.launcher run its command",
     "boto3": "django-storages' S3 backend (storages.backends.s3) imports it in production",
     "langchain-core": "langchain-openai and langchain-text-splitters build on it: bounded here",
-    "pandas": "used by register/compliance tabular code (issue 26 item 10)",
+    # The customer's stack names pandas; measured against the code of every tabular place
+    # (exports, import table, report, asset spreadsheets) it was slower or held far more
+    # memory (bench/results/tabular_pandas.json), so only bench/bench_tabular_pandas.py uses it.
+    "pandas": "on the customer's stack; kept declared, measured and not chosen at run time",
 }
 
 
