@@ -80,6 +80,6 @@ RUN SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret-build-only \
 USER legaldocs
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=40s --retries=3 \
-    CMD ["python", "/app/deploy/healthcheck.py", "http"]
+    CMD ["python", "/app/deploy/healthcheck.py", "live"]
 ENTRYPOINT ["/app/deploy/docker-entrypoint.sh"]
 CMD ["web"]

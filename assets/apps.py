@@ -1,3 +1,4 @@
+import logging
 from pathlib import Path
 
 from django.apps import AppConfig
@@ -17,3 +18,8 @@ class AssetsConfig(AppConfig):
         from assets import worker
 
         worker.connect_celery_signals()
+        # Production on the lexical embeddings, allowed by EMBEDDING_ALLOW_HASHING: said at
+        # every start of every process (config/settings/production.py).
+        problem = getattr(settings, "EMBEDDING_STARTUP_ERROR", "")
+        if problem:
+            logging.getLogger("assets.embedding").error(problem)

@@ -55,11 +55,8 @@ def provider_for(model: str) -> EmbeddingProvider:
         if model == "e5-small":
             options["engine_path"] = settings.EMBEDDING_E5_ENGINE or None
     elif model == "openai":
-        options |= {
-            "model": settings.EMBEDDING_MODEL,
-            "api_key": settings.OPENAI_API_KEY,
-            "base_url": settings.OPENAI_BASE_URL,
-        }
+        base_url, api_key = openai_endpoint()
+        options |= {"model": settings.EMBEDDING_MODEL, "api_key": api_key, "base_url": base_url}
     if name == "local":  # its threads depend on how many models this worker runs
         options["threads"] = embedding_threads()
     key = (name, *sorted(options.items()))
@@ -68,6 +65,18 @@ def provider_for(model: str) -> EmbeddingProvider:
         if provider is None:
             provider = _cache[key] = get_embedding_provider(name, **options)
     return provider
+
+
+def openai_endpoint() -> tuple[str, str]:
+    """The base URL and key of the ``openai`` provider: EMBEDDING_BASE_URL / EMBEDDING_API_KEY.
+
+    Generation's OPENAI_BASE_URL / OPENAI_API_KEY are used, as a pair, only when neither of
+    those is set (an EMBEDDING_PROVIDER=openai configuration of an earlier version, which
+    had one endpoint for both): a key is never sent to a server it was not given for.
+    """
+    if settings.EMBEDDING_BASE_URL or settings.EMBEDDING_API_KEY:
+        return settings.EMBEDDING_BASE_URL or "", settings.EMBEDDING_API_KEY or ""
+    return settings.OPENAI_BASE_URL or "", settings.OPENAI_API_KEY or ""
 
 
 def active_model() -> str:

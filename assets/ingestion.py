@@ -26,6 +26,7 @@ from typing import IO, Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from assets.embedding import embedding_provider
@@ -52,6 +53,7 @@ from assets.progress import (
 from assets.services import asset_mark_failed
 from assets.storage import asset_key, delete_files, local_copy, store_file
 from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
+from assets.worker import stop_requested
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +81,15 @@ LOST_WHILE_READING_MESSAGE = (
 
 class AttemptSupersededError(Exception):
     """Another attempt claimed the asset (or it was deleted) since this attempt claimed it."""
+
+
+class WorkerStoppingError(Exception):
+    """The worker is shutting down (assets.worker): the attempt hands its asset back.
+
+    Raised at the attempt's safe points (before a batch is queued for the model, while the
+    extraction child runs); the asset is UPLOADED again without its partial output, and the
+    task requeues its message for the next worker.
+    """
 
 
 class AttemptInProgressError(Exception):
@@ -110,8 +121,10 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     (CONVERSION_FAILED with ``{originalFormat, targetFormat}``, EXTRACTION_FAILED or
     INVALID_FILE_TYPE), and what was written for it is removed. Other errors (database,
     embedding service) remove the partial output, hand the asset back (UPLOADED, for the
-    task's retry) and propagate.
+    task's retry) and propagate. So does a worker shutdown (WorkerStoppingError, raised
+    before the asset is claimed too), whose attempt is not counted in MAX_PROCESSING_ATTEMPTS.
     """
+    _raise_if_stopping(asset_id)
     asset = _claim(asset_id, redelivered=redelivered)
     if asset is None:
         return None
@@ -122,6 +135,11 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     except AttemptSupersededError:
         logger.info("processing of asset %s was taken over by another attempt", asset.pk)
         return None
+    except WorkerStoppingError:
+        if discard_output(asset):
+            _release_claim(asset, handed_back=True)
+        logger.info("the worker is stopping: asset %s handed back for the next worker", asset.pk)
+        raise
     except (ExtractionFailed, InvalidFileType) as error:
         if discard_output(asset):
             asset_mark_failed(
@@ -247,8 +265,15 @@ def _fail_claimed(asset: Asset, message: str) -> None:
     announce_final_status(asset.pk)
 
 
-def _release_claim(asset: Asset) -> None:
-    """Hand a failed attempt's asset back as UPLOADED, so the task's retry can claim it."""
+def _release_claim(asset: Asset, *, handed_back: bool = False) -> None:
+    """Hand a failed attempt's asset back as UPLOADED, so the task's retry can claim it.
+
+    ``handed_back``: the attempt was stopped by a worker shutdown, not by the file or a
+    service, so it does not count (a deploy during every attempt must not fail the asset).
+    """
+    changes: dict[str, Any] = {}
+    if handed_back:
+        changes["processing_attempts"] = F("processing_attempts") - 1
     Asset.objects.filter(
         pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
     ).update(
@@ -257,7 +282,14 @@ def _release_claim(asset: Asset) -> None:
         processing_started_at=None,
         processing_stage="",
         updated_at=timezone.now(),
+        **changes,
     )
+
+
+def _raise_if_stopping(asset_id: Any) -> None:
+    """WorkerStoppingError once this worker shuts down (a safe point of the attempt)."""
+    if stop_requested():
+        raise WorkerStoppingError(f"the worker is stopping; asset {asset_id} is handed back")
 
 
 def _holds_claim(asset: Asset) -> bool:
@@ -306,6 +338,7 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
                 kind,
                 limits=extraction_limits(file_size=asset.file_size),
                 work_directory=_work_directory(),
+                check_interrupt=lambda: _raise_if_stopping(asset.pk),
             )
         )
         asset.progress_started_at = timezone.now()
@@ -326,6 +359,7 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         pending: deque[_PendingBatch] = deque()
         try:
             while batch := list(islice(chunks, EMBEDDING_BATCH_SIZE)):
+                _raise_if_stopping(asset.pk)  # between batches: the written ones are whole
                 texts = [chunk.text.replace("\x00", "") for chunk in batch]
                 pending.append(
                     _PendingBatch(

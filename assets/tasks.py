@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from celery import Task, shared_task
-from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
+from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from django.db import IntegrityError
 
 from assets import ingestion, reembedding
@@ -107,12 +107,16 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     processing errors (unreadable or unconvertible files) keep their own messages, written
     for users. A run longer than the asset's time budget (``assets.time_budget``: the soft
     limit its message carries, kept by the ingestion itself in the threads pool) is FAILED
-    with a message that states the budget.
+    with a message that states the budget. A worker that shuts down hands the asset back
+    (``assets.worker``): the message is rejected with requeue, back in the queue at once
+    for the next worker, neither a retry nor a failure.
     """
     # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     try:
         ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
+    except ingestion.WorkerStoppingError as stopping:
+        raise Reject(str(stopping), requeue=True) from None
     except ingestion.AttemptInProgressError as busy:
         # A fresh task (not a Celery retry): looking again must not use up the retries.
         process_asset_task.apply_async((asset_id,), countdown=busy.seconds_left)

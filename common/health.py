@@ -1,10 +1,19 @@
-"""`GET /healthz`: can this process serve? Database, Redis and at least one Celery worker.
+"""Health probes: `GET /livez` (is this process alive?) and `GET /readyz` (can it serve?).
 
-The probe is public and anonymous, so it must cost next to nothing however often it is
-called. Each process runs the checks at most once per HEALTHCHECK_CACHE_SECONDS and answers
-every other probe from that result: one caller refreshes it while the others, if a result
-exists, answer the previous one (or, on the very first probe, wait for the refresher). A
-flood of probes thus opens one database connection per period instead of one per probe.
+- `/livez`: the process answers and its database answers `SELECT 1`. What an orchestrator's
+  liveness probe uses: failing it restarts the process, which helps only when the process
+  itself is stuck; Redis or the workers being down is no reason to restart a web process.
+- `/readyz`: the database, Redis and at least one Celery worker (a heartbeat). What a load
+  balancer's or orchestrator's readiness probe, and the compose web healthcheck, use: a
+  process failing it should get no traffic, but must not be restarted for it.
+- `/healthz`: the same as `/readyz`, for the probes of earlier versions.
+
+The probes are public and anonymous, so they must cost next to nothing however often they
+are called. Each process runs each probe's checks at most once per
+HEALTHCHECK_CACHE_SECONDS and answers every other call from that result: one caller
+refreshes it while the others, if a result exists, answer the previous one (or, on the very
+first probe, wait for the refresher). A flood of probes thus opens one database connection
+per period instead of one per probe.
 
 No Celery ping on the request path (it waits a full second for replies): workers write a
 heartbeat into a Redis sorted set (`HEALTHCHECK_HEARTBEAT_KEY`, member = worker hostname,
@@ -62,16 +71,21 @@ def check_worker() -> None:
         raise RuntimeError("no Celery worker heartbeat")
 
 
+# Readiness: what serving a request may need.
 CHECKS: dict[str, Callable[[], None]] = {
     "database": check_database,
     "redis": check_redis,
     "worker": check_worker,
 }
+# Liveness: the process and its database only (no Redis, no worker).
+LIVE_CHECKS: dict[str, Callable[[], None]] = {"database": check_database}
+PROBES: dict[str, dict[str, Callable[[], None]]] = {"ready": CHECKS, "live": LIVE_CHECKS}
 
 
-def run_checks() -> dict[str, str]:
+def run_checks(checks: dict[str, Callable[[], None]] | None = None) -> dict[str, str]:
+    """Run ``checks`` (default: the readiness checks); "ok" or the error's type for each."""
     results: dict[str, str] = {}
-    for name, check in CHECKS.items():
+    for name, check in (CHECKS if checks is None else checks).items():
         if name == "worker" and results.get("redis") != "ok":
             results[name] = "unknown: redis is down"  # the heartbeats are in Redis
             continue
@@ -84,46 +98,61 @@ def run_checks() -> dict[str, str]:
     return results
 
 
-# --- The cached result (per process) ---------------------------------------------------------
-_refreshing = threading.Lock()
-_cached: tuple[float, dict[str, str]] | None = None
+# --- The cached results (per process and probe) ------------------------------------------
+_refreshing = {probe: threading.Lock() for probe in PROBES}
+_cached: dict[str, tuple[float, dict[str, str]]] = {}
 
 
 def forget_cached_result() -> None:
     """The next probe runs the checks again (tests; a process that knows better)."""
-    global _cached
-    _cached = None
+    _cached.clear()
 
 
-def cached_checks() -> dict[str, str]:
-    """The checks' result, at most HEALTHCHECK_CACHE_SECONDS old; one refresher at a time."""
-    global _cached
-    cached = _cached
+def cached_checks(probe: str = "ready") -> dict[str, str]:
+    """The checks' result of ``probe`` ("ready" or "live"), at most HEALTHCHECK_CACHE_SECONDS
+    old; one refresher at a time."""
+    cached = _cached.get(probe)
     if cached is not None and time.monotonic() - cached[0] < settings.HEALTHCHECK_CACHE_SECONDS:
         return cached[1]
     # A stale result is answered while another caller refreshes it; without any result the
     # caller waits for the refresher (bounded by the checks' own timeouts).
-    if not _refreshing.acquire(blocking=cached is None):
+    refreshing = _refreshing[probe]
+    if not refreshing.acquire(blocking=cached is None):
         return cached[1]  # type: ignore[index]
     try:
-        cached = _cached
+        cached = _cached.get(probe)
         if cached is not None and time.monotonic() - cached[0] < settings.HEALTHCHECK_CACHE_SECONDS:
             return cached[1]  # refreshed while this caller waited for the lock
-        results = run_checks()
-        _cached = (time.monotonic(), results)
+        results = run_checks(PROBES[probe])
+        _cached[probe] = (time.monotonic(), results)
         return results
     finally:
-        _refreshing.release()
+        refreshing.release()
 
 
-@require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
-    checks = cached_checks()
+def _answer(probe: str) -> JsonResponse:
+    checks = cached_checks(probe)
     healthy = all(result == "ok" for result in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
+
+
+@require_GET
+def livez(request: HttpRequest) -> JsonResponse:
+    """200 while the process and its database answer; 503 otherwise (restart me)."""
+    return _answer("live")
+
+
+@require_GET
+def readyz(request: HttpRequest) -> JsonResponse:
+    """200 while the database, Redis and a worker answer; 503 otherwise (no traffic)."""
+    return _answer("ready")
+
+
+# Earlier versions' probe: readiness.
+healthz = readyz
 
 
 # --- Worker heartbeats -------------------------------------------------------------------------
@@ -154,7 +183,7 @@ def _beat_until(stopped: threading.Event, hostname: str) -> None:
     while not stopped.wait(settings.HEALTHCHECK_HEARTBEAT_SECONDS):
         try:
             record_worker_heartbeat(hostname=hostname)
-        except Exception:  # Redis down: /healthz says so; keep trying
+        except Exception:  # Redis down: /readyz says so; keep trying
             logger.warning("could not write the worker heartbeat", exc_info=True)
 
 

@@ -25,7 +25,7 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _ACCEPTABLE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 logger = logging.getLogger("legaldocs.request")
-_PROBE_PATHS = {"/healthz", "/metrics"}
+_PROBE_PATHS = {"/livez", "/readyz", "/healthz", "/metrics"}
 
 
 def request_id_for(request: HttpRequest) -> str:

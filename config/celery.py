@@ -15,5 +15,5 @@ app.autodiscover_tasks()
 # Task log lines carry the task and request ids; a worker serves its metrics (docs/DEPLOY.md).
 structured_logging.connect_celery_signals()
 metrics.connect_celery_signals()
-# Workers write the heartbeat that /healthz reads (common/health.py).
+# Workers write the heartbeat that /readyz (and /healthz) reads (common/health.py).
 health.connect_celery_signals()

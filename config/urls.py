@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from common.health import healthz
+from common.health import healthz, livez, readyz
 from common.metrics import metrics_view
 
 api_patterns = [
@@ -26,6 +26,9 @@ urlpatterns = [
     # language is negotiated only here and in the admin (common/locale.py).
     path("i18n/", include("django.conf.urls.i18n")),
     path("i18n/catalog.js", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Liveness and readiness (common/health.py); /healthz: readiness, for earlier probes.
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # internal network or token only
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -32,8 +32,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -64,6 +65,8 @@ OUTPUT_HEADROOM_BYTES = 1024 * 1024
 _CONVERSION_TARGETS = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 # Extracted text may hold lone surrogates (ensure_ascii=False writes them as they are).
 _RESULT_ERRORS = "surrogatepass"
+# How often the parent looks at ``check_interrupt`` while the child runs.
+INTERRUPT_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +104,12 @@ def _limit_failure(kind: FileKind, message: str) -> ExtractionFailed:
 
 @contextlib.contextmanager
 def isolated_extraction(
-    path: Path, kind: FileKind, *, limits: ExtractionLimits, work_directory: Path | None = None
+    path: Path,
+    kind: FileKind,
+    *,
+    limits: ExtractionLimits,
+    work_directory: Path | None = None,
+    check_interrupt: Callable[[], None] | None = None,
 ) -> Iterator[Iterator[Segment]]:
     """Extract ``path`` in a bounded child; enter to get its segments, read back lazily.
 
@@ -109,7 +117,9 @@ def isolated_extraction(
     the typed errors of extraction as they were raised in the child, ExtractionFailed (or
     ConversionFailed) when it exceeded ``limits``, ExtractionCrashed on an unexpected error.
     The result file is removed on exit. Whatever interrupts the wait (the task's soft time
-    limit, a worker shutdown) kills the child first.
+    limit, a worker shutdown) kills the child first. ``check_interrupt`` is called about
+    every INTERRUPT_POLL_SECONDS while the child runs: whatever it raises kills the child and
+    propagates (a stopping worker hands its asset back without waiting for the file).
     """
     with tempfile.NamedTemporaryFile(
         "w+",
@@ -119,12 +129,25 @@ def isolated_extraction(
         prefix="extract-",
         suffix=".jsonl",
     ) as result:
-        _run_child(path, kind, limits=limits, result_path=Path(result.name))
+        _run_child(
+            path,
+            kind,
+            limits=limits,
+            result_path=Path(result.name),
+            check_interrupt=check_interrupt,
+        )
         result.seek(0)
         yield _read_segments(result, kind)
 
 
-def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_path: Path) -> None:
+def _run_child(
+    path: Path,
+    kind: FileKind,
+    *,
+    limits: ExtractionLimits,
+    result_path: Path,
+    check_interrupt: Callable[[], None] | None = None,
+) -> None:
     command = [
         sys.executable, "-m", "assets.processing.isolation",
         kind.value, str(path), str(result_path),
@@ -134,7 +157,7 @@ def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_p
     environment = {**os.environ, "PYTHONPATH": _python_path()}
     child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdin=subprocess.DEVNULL)
     try:
-        returncode = child.wait(timeout=limits.timeout_seconds)
+        returncode = _wait(child, timeout=limits.timeout_seconds, check_interrupt=check_interrupt)
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
@@ -149,6 +172,24 @@ def _run_child(path: Path, kind: FileKind, *, limits: ExtractionLimits, result_p
         raise _error_from_record(_last_record(result_path), kind)
     if returncode != 0:
         raise exit_failure(returncode, kind=kind, limits=limits)
+
+
+def _wait(
+    child: subprocess.Popen[bytes], *, timeout: float, check_interrupt: Callable[[], None] | None
+) -> int:
+    """The child's exit status; TimeoutExpired after ``timeout`` s; ``check_interrupt``'s
+    error as soon as it raises one."""
+    if check_interrupt is None:
+        return child.wait(timeout=timeout)
+    deadline = time.monotonic() + timeout
+    while True:
+        check_interrupt()
+        remaining = deadline - time.monotonic()
+        try:
+            return child.wait(timeout=max(0.0, min(INTERRUPT_POLL_SECONDS, remaining)))
+        except subprocess.TimeoutExpired:
+            if remaining <= INTERRUPT_POLL_SECONDS:
+                raise
 
 
 def exit_failure(returncode: int, *, kind: FileKind, limits: ExtractionLimits) -> Exception:

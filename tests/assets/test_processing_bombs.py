@@ -8,7 +8,9 @@ out of memory (``make test`` and these tests also pass under ``prlimit --as``).
 
 from __future__ import annotations
 
+import os
 import signal
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -344,3 +346,37 @@ def test_a_child_killed_for_the_size_of_its_output_is_the_files_failure() -> Non
 
     assert isinstance(failure, ConversionFailed)
     assert "larger than 4,096 bytes" in failure.message
+
+
+def test_an_extraction_stops_and_ends_its_child_when_its_check_interrupt_raises(
+    tmp_path: Path,
+) -> None:
+    """A stopping worker hands its asset back without waiting for the file (assets.worker)."""
+    path = _write(tmp_path, "flood.docx", paragraph_flood_docx(300_000))
+    children: list[int] = []
+
+    class StoppingError(Exception):
+        pass
+
+    def check_interrupt() -> None:
+        children.extend(int(pid) for pid in _children_of_this_process())
+        if children:  # the child runs: stop now
+            raise StoppingError
+
+    started = time.monotonic()
+    with (
+        pytest.raises(StoppingError),
+        isolated_extraction(
+            path, FileKind.DOCX, limits=_limits(timeout=60), check_interrupt=check_interrupt
+        ),
+    ):
+        pass
+
+    assert time.monotonic() - started < 20
+    assert children
+    assert all(not Path(f"/proc/{pid}").exists() for pid in children)
+
+
+def _children_of_this_process() -> list[str]:
+    pid = os.getpid()
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()

@@ -52,6 +52,7 @@ def test_the_first_phrase_of_every_corpus_file_finds_it_in_the_top_five(dpo):
 @pytest.mark.timeout(600)  # ~1,240 chunks through the real model: a minute on an idle machine
 def test_with_the_local_minilm_model_too(dpo, settings):
     settings.EMBEDDING_PROVIDER = "local"
+    settings.EMBEDDING_LOCAL_MODEL = "minilm"  # not the default (e5-small) any more
     assets = _upload_the_corpus(dpo.client)
 
     assert _misses(dpo.client, assets) == []

@@ -113,3 +113,74 @@ def test_concurrent_probes_share_one_run_of_the_checks(monkeypatch, settings, he
     assert len(runs) == 1  # one refresher; the other probes were answered from its result
     assert Client().get("/healthz").status_code in {200, 503}
     assert len(runs) == 1  # still fresh: answered from the cache
+
+
+@pytest.fixture
+def redis_down(settings, tmp_path: Path) -> None:
+    """REDIS_URL names a Redis that was really started, then really stopped."""
+    data_dir = Path("/tmp") / f"lz-{tmp_path.name[-20:]}"
+    socket_path = embedded.ensure_redis(data_dir)
+    settings.REDIS_URL = f"unix://{socket_path}"
+    health.check_redis()  # reachable while it runs
+    embedded.stop_redis(data_dir)
+
+
+@pytest.fixture
+def database_down() -> Iterator[None]:
+    """The default connection points at a port nobody listens on (restored afterwards)."""
+    import socket
+
+    from django.db import connection
+
+    with socket.socket() as probe:  # a free port: connecting to it is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    saved = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict.update(HOST="127.0.0.1", PORT=str(port))
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+
+
+@pytest.mark.django_db
+def test_livez_answers_200_while_redis_and_the_workers_are_down(client, redis_down, heartbeat_key):
+    live = client.get("/livez")
+    ready = client.get("/readyz")
+
+    assert live.status_code == 200, live.json()
+    assert live.json() == {"status": "ok", "checks": {"database": "ok"}}
+    assert ready.status_code == 503
+    assert ready.json()["checks"]["redis"].startswith("error")
+
+
+@pytest.mark.django_db
+def test_healthz_is_readiness(client, redis_down):
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert set(response.json()["checks"]) == {"database", "redis", "worker"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_livez_and_readyz_answer_503_when_the_database_is_unreachable(client, database_down):
+    live = client.get("/livez")
+    ready = client.get("/readyz")
+
+    assert live.status_code == 503
+    assert live.json()["checks"]["database"].startswith("error: OperationalError")
+    assert ready.status_code == 503
+    assert ready.json()["checks"]["database"].startswith("error")
+
+
+@pytest.mark.django_db
+def test_readyz_answers_200_when_database_redis_and_a_worker_answer(client, heartbeat_key):
+    health.record_worker_heartbeat(hostname="ingestion@test-host")
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["checks"] == {"database": "ok", "redis": "ok", "worker": "ok"}

