@@ -11,7 +11,7 @@ Tiers, by what a test costs rather than by folder (`pytest_collection_modifyitem
   a browser, a real model) or written on the test: `live` (it starts a process: uvicorn, a
   worker, `make run`, a pytest), `browser`, `model` (MiniLM, e5-small), `tool` (a Debian
   tool `make system-deps` installs as root: msgfmt, openssl, caddy, pg_dump), `load`;
-- or a measurement: the test functions of tests/slow_tests.txt, over 1 s on the shared
+- or a measurement: the test functions of tests/slow_tests.txt, over 0.5 s on the shared
   2-core machine (tests/support/measured_slow.py rebuilds the entries from a JUnit report;
   tests/common/test_test_tiers.py checks that each names an existing test);
 - every such test is also marked `slow`. `make test-fast` runs `-m "not slow"`: no root,

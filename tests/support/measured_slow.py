@@ -33,7 +33,7 @@ def slowest_cases(reports: list[Path]) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("reports", nargs="+", type=Path)
-    parser.add_argument("--threshold", type=float, default=1.0)
+    parser.add_argument("--threshold", type=float, default=0.5)
     arguments = parser.parse_args(argv)
     for key, seconds in sorted(slowest_cases(arguments.reports).items()):
         if seconds > arguments.threshold:
