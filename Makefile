@@ -15,8 +15,9 @@ INSTALL_MINUTES := 2
 # Debian tools some tests drive (executable:package): a browser, the proxy, openssl, and GNU
 # gettext (makemessages/msgfmt: `make messages`, the translations check of lint and tests).
 SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext
-# The unit and API tiers: everything but live processes, browsers, faults and load.
-FAST_TIERS := not e2e and not browser and not reliability and not load
+# Everything but the tests marked `slow` (tests/conftest.py: a process, a browser, a model,
+# a Debian tool, or measured slow): no root, no system-deps.
+FAST_TIERS := not slow
 
 .PHONY: install lock system-deps run test test-fast lint format messages bench clean-data e5-engine
 
@@ -58,7 +59,7 @@ run: install
 test: install system-deps
 	$(BIN)/python -m config.launcher test --durations=20 $(PYTEST_ARGS)
 
-test-fast: install system-deps
+test-fast: install
 	$(BIN)/python -m config.launcher test -m "$(FAST_TIERS)" --durations=20 $(PYTEST_ARGS)
 
 # The settings the mypy Django plugin loads only read these; nothing connects to them.

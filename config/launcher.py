@@ -125,11 +125,24 @@ def _run_on_embedded_stack(settings_module: str, command: list[str]) -> int:
 
 
 def test(pytest_arguments: list[str]) -> int:
-    """The test suite on its own data directory (.data/test), never make run's data."""
-    return _run_on_embedded_stack(
-        "config.settings.test",
-        [PYTHON, "-m", "pytest", *pytest_arguments],
+    """The test suite on its own data directory (.data/test), never make run's data.
+
+    pytest itself (config/pytest_plugin.py) plans the servers and starts each one when a
+    test first needs it: `make test-fast PYTEST_ARGS=tests/gdpr` starts none. This stops
+    those it was responsible for (their URL was unset) when pytest ends.
+    """
+    settings_module = "config.settings.test"
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    stack = local_stack.LocalStack(
+        data_dir=local_stack.data_dir_for(settings_module),
+        embedded_database=not os.environ.get("DATABASE_URL"),
+        embedded_redis=not os.environ.get("REDIS_URL"),
     )
+    command = [PYTHON, "-m", "pytest", *pytest_arguments]
+    try:
+        return subprocess.run(command, cwd=BASE_DIR, env=dict(os.environ), check=False).returncode
+    finally:
+        stack.stop()
 
 
 def bench(arguments: list[str]) -> int:

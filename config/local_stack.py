@@ -1,16 +1,18 @@
 """The local stack: what a laptop or CI gets when DATABASE_URL, REDIS_URL, SECRET_KEY or
 EVIDENCE_SIGNING_KEY are unset.
 
-`prepare` starts (or reuses) the embedded PostgreSQL and Redis under DATA_DIR, creates the
+`plan` decides where the embedded PostgreSQL and Redis of DATA_DIR listen, creates the
 local secret and evidence signing keys there, and exports the URLs and the keys into the
-environment. It runs BEFORE Django loads its settings, which read those variables and start
-nothing, write nothing (config/settings/base.py). Its callers:
+environment, starting nothing; `LocalStack.start` then starts (or reuses) the servers;
+`prepare` does both. They run BEFORE Django loads its settings, which read those variables
+(config/settings/base.py starts nothing and writes nothing). The callers:
 
-- `config.launcher` (`make run`, `make test`, `make bench`), which also stops the servers
-  it was responsible for when it finishes; its children inherit the variables;
+- `config.launcher` (`make run`, `make bench`: `prepare`), which also stops the servers it
+  was responsible for when it finishes; its children inherit the variables;
 - `manage.py` with the local settings (`manage.py shell` in a second terminal reaches the
   servers of a running `make run`: same DATA_DIR, same servers, same key);
-- `config.pytest_plugin`, when pytest is run directly rather than through `make test`.
+- `config.pytest_plugin` (`make test` and pytest run directly: `plan`), whose fixtures start
+  a server when the first test needing it runs: `pytest tests/gdpr` starts none.
 
 A variable that is already set is used as it is: nothing is started for it.
 """
@@ -41,6 +43,24 @@ class LocalStack:
     embedded_database: bool
     embedded_redis: bool
 
+    def start(self, *, database: bool = True, redis: bool = True) -> None:
+        """Start (or reuse) the embedded servers asked for that this stack is responsible for.
+
+        The URLs were exported by `plan`; a server listening elsewhere than planned is an
+        error (a process started with the planned URL could not reach it)."""
+        from config import embedded
+
+        if database and self.embedded_database:
+            started = embedded.ensure_postgres(self.data_dir)
+            planned = embedded.planned_postgres(self.data_dir)
+            if planned is not None and planned != started:
+                raise embedded.EmbeddedServiceError(
+                    f"PostgreSQL of {self.data_dir} listens in {started.socket_dir}, "
+                    f"not in the planned {planned.socket_dir}"
+                )
+        if redis and self.embedded_redis:
+            embedded.ensure_redis(self.data_dir)
+
     def stop(self) -> None:
         """Stop the embedded servers of this stack; their data stays for the next start."""
         from config import embedded
@@ -57,8 +77,13 @@ def data_dir_for(settings_module: str, environ: MutableMapping[str, str] | None 
     return Path(environ.get("DATA_DIR") or default).resolve()
 
 
-def prepare(data_dir: Path, environ: MutableMapping[str, str] | None = None) -> LocalStack:
-    """Start what the unset variables need and export them (and DATA_DIR) into `environ`."""
+def plan(data_dir: Path, environ: MutableMapping[str, str] | None = None) -> LocalStack:
+    """Export the URLs of the servers the unset variables need (and DATA_DIR and the local
+    keys) into `environ`, starting nothing: `LocalStack.start` starts them.
+
+    One exception: PostgreSQL's socket goes in its data directory unless that path is too
+    long for a socket, and then in a directory named after the data directory's inode;
+    such a PostgreSQL is started at once, to learn where it listens."""
     environ = os.environ if environ is None else environ
     data_dir = data_dir.resolve()
     environ["DATA_DIR"] = str(data_dir)
@@ -71,9 +96,10 @@ def prepare(data_dir: Path, environ: MutableMapping[str, str] | None = None) -> 
         from config import embedded
 
         if embedded_database:
-            environ["DATABASE_URL"] = embedded.ensure_postgres(data_dir).url()
+            postgres = embedded.planned_postgres(data_dir) or embedded.ensure_postgres(data_dir)
+            environ["DATABASE_URL"] = postgres.url()
         if embedded_redis:
-            environ["REDIS_URL"] = f"unix://{embedded.ensure_redis(data_dir)}"
+            environ["REDIS_URL"] = f"unix://{embedded.redis_socket_path(data_dir)}"
     for name in missing_keys:
         environ[name] = local_secret_key(data_dir, LOCAL_KEYS[name])
     return LocalStack(
@@ -81,11 +107,26 @@ def prepare(data_dir: Path, environ: MutableMapping[str, str] | None = None) -> 
     )
 
 
-def prepare_for(settings_module: str) -> LocalStack | None:
-    """`prepare` with the default DATA_DIR of `settings_module`; None for other settings."""
+def prepare(data_dir: Path, environ: MutableMapping[str, str] | None = None) -> LocalStack:
+    """Start what the unset variables need and export them (and DATA_DIR) into `environ`."""
+    stack = plan(data_dir, environ)
+    stack.start()
+    return stack
+
+
+def plan_for(settings_module: str) -> LocalStack | None:
+    """`plan` with the default DATA_DIR of `settings_module`; None for other settings."""
     if settings_module not in DEFAULT_DATA_DIRS:
         return None
-    return prepare(data_dir_for(settings_module))
+    return plan(data_dir_for(settings_module))
+
+
+def prepare_for(settings_module: str) -> LocalStack | None:
+    """`prepare` with the default DATA_DIR of `settings_module`; None for other settings."""
+    stack = plan_for(settings_module)
+    if stack is not None:
+        stack.start()
+    return stack
 
 
 def local_secret_key(data_dir: Path, file_name: str = LOCAL_KEYS["SECRET_KEY"]) -> str:

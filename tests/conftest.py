@@ -1,12 +1,24 @@
 """Fixtures shared by the whole suite: organizations, members, authenticated API clients.
 
-PostgreSQL and Redis are real: `make test` starts the embedded servers (or uses
-DATABASE_URL / REDIS_URL), and config/pytest_plugin.py does the same (before the settings
-are read, which only read the URLs) when pytest is run directly.
+PostgreSQL and Redis are real. config/pytest_plugin.py plans the embedded servers of
+.data/test (or uses DATABASE_URL / REDIS_URL) before the settings are read, and starts each
+one when the first test needing it runs: `django_db_setup` below needs the database, every
+test but the framework-free ones (tests/gdpr) needs Redis. `pytest tests/gdpr` starts none.
 
-Tiers: the tests of tests/e2e, tests/browser and tests/reliability are marked `e2e`,
-`browser` and `reliability` (the load tests also `load`, like the 100 MB ingestion test);
-`make test-fast` runs the rest.
+Tiers, by what a test costs rather than by folder (`pytest_collection_modifyitems`):
+
+- a cost marker, from the fixtures a test uses (COSTLY_FIXTURES: a worker, a live server,
+  a browser, a real model) or written on the test: `live` (it starts a process: uvicorn, a
+  worker, `make run`, a pytest), `browser`, `model` (MiniLM, e5-small), `tool` (a Debian
+  tool `make system-deps` installs as root: msgfmt, openssl, caddy, pg_dump), `load`;
+- or a measurement: the test functions of tests/slow_tests.txt, over 0.5 s on the shared
+  2-core machine (tests/support/measured_slow.py rebuilds the entries from a JUnit report;
+  tests/common/test_test_tiers.py checks that each names an existing test);
+- every such test is also marked `slow`. `make test-fast` runs `-m "not slow"`: no root,
+  no browser, no worker, no model. `make test` runs everything.
+
+The folders e2e, browser and reliability also mark their tests with their topic (`-m
+reliability`), which says nothing of the tier: a cheap reliability test is fast.
 """
 
 from __future__ import annotations
@@ -28,21 +40,53 @@ from rest_framework.test import APIClient
 from organizations.models import Membership, Role
 from tests.factories import MembershipFactory, OrganizationFactory, issue_key
 
-TIERS_BY_FOLDER = {"e2e": "e2e", "browser": "browser", "reliability": "reliability"}
+TESTS_DIR = Path(__file__).resolve().parent
+# The tests of the framework-free package gdpr/: no Redis, no database, nothing started.
+FRAMEWORK_FREE_TESTS = TESTS_DIR / "gdpr"
+# What a folder's tests are about (`-m reliability` selects them); not what they cost.
+TOPICS_BY_FOLDER = {"e2e": "e2e", "browser": "browser", "reliability": "reliability"}
 LOAD_TEST_FILES = {"test_load.py"}
+# Fixtures that start a process or a browser, and the cost marker they bring.
+COSTLY_FIXTURES = {
+    "celery_worker_process": "live",  # a Celery worker
+    "live_server": "live",  # pytest-django's server thread, reached over loopback
+    "stack": "live",  # tests/reliability: a Redis of the test's own, web servers, workers
+    "service": "live",  # tests/e2e/test_seed_conformance.py: uvicorn and a worker
+    "admin_server": "live",  # tests/browser
+    "playwright_driver": "browser",  # tests/browser: Chromium
+    "local_provider": "model",  # tests/assets/test_embeddings_providers.py: MiniLM
+    "e5": "model",  # tests/assets/test_embeddings_e5.py: multilingual-e5-small
+}
+# The markers of a cost; each one also brings `slow`, which `make test-fast` leaves out.
+COST_MARKERS = ("live", "browser", "model", "tool", "load")
+# Test functions measured slow that no cost marker covers (tests/support/measured_slow.py).
+MEASURED_SLOW = TESTS_DIR / "slow_tests.txt"
+
+
+def measured_slow() -> set[str]:
+    """The `tests/path.py::test_name` entries of tests/slow_tests.txt."""
+    lines = (line.split("#")[0].strip() for line in MEASURED_SLOW.read_text().splitlines())
+    return {line for line in lines if line}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    tests_dir = Path(__file__).resolve().parent
+    slow_functions = measured_slow()
     for item in items:
-        if not item.path.resolve().is_relative_to(tests_dir):
+        path = item.path.resolve()
+        if not path.is_relative_to(TESTS_DIR):
             continue
-        relative = item.path.resolve().relative_to(tests_dir)
-        tier = TIERS_BY_FOLDER.get(relative.parts[0]) if len(relative.parts) > 1 else None
-        if tier:
-            item.add_marker(getattr(pytest.mark, tier))
-        if tier == "reliability" and relative.name in LOAD_TEST_FILES:
+        relative = path.relative_to(TESTS_DIR)
+        topic = TOPICS_BY_FOLDER.get(relative.parts[0]) if len(relative.parts) > 1 else None
+        if topic:
+            item.add_marker(getattr(pytest.mark, topic))
+        if topic == "reliability" and relative.name in LOAD_TEST_FILES:
             item.add_marker(pytest.mark.load)
+        for fixture in COSTLY_FIXTURES.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(getattr(pytest.mark, COSTLY_FIXTURES[fixture]))
+        if item.nodeid.split("[")[0] in slow_functions or any(
+            item.get_closest_marker(cost) for cost in COST_MARKERS
+        ):
+            item.add_marker(pytest.mark.slow)
 
 
 @dataclass
@@ -91,10 +135,21 @@ def _flush_can_empty_the_audit_trail() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(local_database, django_db_setup) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """pytest-django's test database, on the embedded PostgreSQL started on first need
+    (config/pytest_plugin.py): a run of tests that need no database starts none."""
+    yield
+
+
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> Iterator[None]:
-    """Each test starts with untouched rate-limit budgets (they live in Redis)."""
-    cache.clear()
+def _fresh_rate_limits(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test starts with untouched rate-limit budgets (they live in Redis).
+
+    The framework-free tests (tests/gdpr) use no Redis: none is started for them."""
+    if not request.node.path.resolve().is_relative_to(FRAMEWORK_FREE_TESTS):
+        request.getfixturevalue("local_redis")
+        cache.clear()
     yield
 
 

@@ -58,6 +58,7 @@ def test_an_unknown_local_model_is_reported() -> None:
         get_embedding_provider("local", model="word2vec")
 
 
+@pytest.mark.model
 def test_with_e5_selected_ingestion_embeds_passages_and_search_embeds_queries_with_it(
     settings, uploaded, dpo
 ):

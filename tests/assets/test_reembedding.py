@@ -22,6 +22,9 @@ from assets.search import hybrid_chunk_search
 from assets.selectors import SearchMode, asset_search
 from config.celery import app as celery_app
 
+# Every test embeds with the real MiniLM model.
+pytestmark = pytest.mark.model
+
 TOPICS = {
     "payroll.txt": "Payroll records of employees are kept for ten years after the tax year. ",
     "cctv.txt": "Recordings of the surveillance cameras in the lobby are erased after 72 hours. ",

@@ -49,6 +49,7 @@ def test_the_first_phrase_of_every_corpus_file_finds_it_in_the_top_five(dpo):
     assert _misses(dpo.client, assets) == []
 
 
+@pytest.mark.model
 @pytest.mark.timeout(600)  # ~1,240 chunks through the real model: a minute on an idle machine
 def test_with_the_local_minilm_model_too(dpo, settings):
     settings.EMBEDDING_PROVIDER = "local"

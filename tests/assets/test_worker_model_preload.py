@@ -59,6 +59,7 @@ def stop(process: subprocess.Popen) -> None:
         process.kill()
 
 
+@pytest.mark.live
 @pytest.mark.timeout(150)
 @pytest.mark.parametrize("pool", ["threads", "prefork"])
 def test_an_ingestion_worker_loads_the_model_once_in_each_process_before_it_is_ready(
@@ -90,6 +91,7 @@ def test_an_ingestion_worker_loads_the_model_once_in_each_process_before_it_is_r
         assert str(process.pid) not in pids
 
 
+@pytest.mark.live
 @pytest.mark.timeout(150)
 def test_a_worker_without_the_ingestion_queue_loads_no_model(django_db_setup, tmp_path):
     log_path = tmp_path / "worker.log"

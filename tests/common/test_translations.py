@@ -34,10 +34,12 @@ def repository_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.tool  # msgfmt
 def test_every_marked_string_is_translated_in_every_language_and_compiled() -> None:
     assert catalog_problems() == []
 
 
+@pytest.mark.tool  # msgfmt
 def test_a_new_marked_string_without_translation_fails_the_check(repository_copy: Path) -> None:
     module = repository_copy / "legal_documents" / "admin" / "announcement.py"
     module.write_text(
@@ -56,6 +58,7 @@ def test_a_new_marked_string_without_translation_fails_the_check(repository_copy
         assert f"{where}: missing 'Another new sentence.' (run `make messages`)" in problems
 
 
+@pytest.mark.tool  # msgfmt
 def test_an_empty_or_fuzzy_translation_and_a_stale_mo_fail_the_check(
     repository_copy: Path,
 ) -> None:

@@ -90,6 +90,7 @@ def test_the_proxy_hides_the_metrics_endpoint():
 @pytest.mark.parametrize(
     "tls_setting", ["internal", "admin@example.com", "/certs/cert.pem /certs/key.pem"]
 )
+@pytest.mark.tool  # caddy
 def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
     caddy = require_debian_tool("caddy", "caddy")
     env = {**os.environ, "SITE_ADDRESS": "docs.example.com", "CADDY_TLS": tls_setting}
@@ -103,6 +104,7 @@ def test_caddy_enforces_tls_1_2_in_every_certificate_mode(tls_setting):
     assert all(policy["protocol_min"] == "tls1.2" for policy in site_policies)
 
 
+@pytest.mark.tool  # openssl
 def test_the_certificate_script_makes_a_certificate_for_the_host(tmp_path):
     openssl = require_debian_tool("openssl", "openssl")
     subprocess.run(
@@ -163,6 +165,7 @@ def _body_limits_for(routes: list[dict], path: str) -> list[int]:
         ("/admin/assets/asset/add/", 110_000_000),  # the admin's upload form
     ],
 )
+@pytest.mark.tool  # caddy
 def test_the_proxy_bounds_bodies_to_2_mb_except_on_the_upload_path(path, limit):
     caddy = require_debian_tool("caddy", "caddy")
     routes = _adapted_routes(caddy, {"SITE_ADDRESS": "docs.example.com"})

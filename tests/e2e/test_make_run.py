@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from django.conf import settings
 
 from tests.support.html import references
@@ -67,6 +68,7 @@ def _assert_static_files_are_served(port: int, *pages: str) -> None:
         assert httpx.get(f"http://127.0.0.1:{port}{url}", timeout=5).status_code == 200, url
 
 
+@pytest.mark.live  # `make run`: uvicorn, a worker and beat
 def test_run_serves_health_and_admin_then_stops_cleanly_and_keeps_data(tmp_path: Path):
     data_dir = Path("/tmp") / f"ld-run-{os.getpid()}"  # short: Unix socket paths are limited
     port = _free_port()

@@ -105,6 +105,7 @@ def aim_at_known_object(case, known_ids: dict[str, str]) -> None:  # type: ignor
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
 
+@pytest.mark.slow  # 51 operations x MAX_EXAMPLES: minutes
 @schema.parametrize()
 @settings(
     max_examples=MAX_EXAMPLES,
