@@ -23,14 +23,18 @@ from dataclasses import dataclass
 
 LAW_NAMES = {"en": "GDPR", "de": "DSGVO", "fr": "RGPD", "es": "RGPD", "it": "GDPR"}
 
+# Further points of the same paragraph: "Art. 5(1)(b) and (e)", "Art. 5(1)(b),(e)".
+_FURTHER_POINT = r"(?:,\s?|\s(?:and|or|und|oder|et|ou|y|o|e)\s)\([a-z]\)"
 _ELEMENT = (
-    # Possessive digits: a number is never split to let the rest of the pattern match
-    # ("Art. 35 Abs. 4" is left alone, never read as "Art. 3" followed by "5 Abs. 4").
-    r"(?P<art{n}>\d++)(?P<artend{n}>(?:[-/]\d++)*+)"
+    # A number is never split to let the rest of the pattern match ("Art. 35 Abs. 4" is left
+    # alone, never read as "Art. 3" followed by "5 Abs. 4"), and a repetition is never cut
+    # short: each `X*(?!X)` is the possessive `X*+`, written so because possessive
+    # quantifiers are wrong in Python 3.11 before 3.11.5 (Debian 12's 3.11.2 read no
+    # "Art. 13(1)(c), 14(1)(d)"; tests/gdpr/test_citations_regex.py).
+    r"(?P<art{n}>\d+(?!\d))(?P<artend{n}>(?:[-/]\d+(?!\d))*(?![-/]\d))"
     r"(?:\((?P<para{n}>\d+)\)(?:-\((?P<paraend{n}>\d+)\)(?![(]))?)?"
     r"(?:\((?P<point{n}>[a-z])\)(?:-\((?P<pointend{n}>[a-z])\))?"
-    # Further points of the same paragraph: "Art. 5(1)(b) and (e)", "Art. 5(1)(b),(e)".
-    r"(?P<points{n}>(?:(?:,\s?|\s(?:and|or|und|oder|et|ou|y|o|e)\s)\([a-z]\))*+))?"
+    r"(?P<points{n}>(?:" + _FURTHER_POINT + r")*(?!" + _FURTHER_POINT + r")))?"
 )
 _ONE = re.compile(_ELEMENT.format(n=""))
 _JOINER = r"(?:,\s?(?:Art\.\s?)?|\s(?:and|und|et|y|e|or|oder|ou|o)\s(?:Art\.\s?)?)"

@@ -1,5 +1,7 @@
 """GET /healthz: database, Redis and a Celery worker, answered from a short-lived cache."""
 
+import shutil
+import tempfile
 import threading
 import uuid
 from collections.abc import Iterator
@@ -116,13 +118,19 @@ def test_concurrent_probes_share_one_run_of_the_checks(monkeypatch, settings, he
 
 
 @pytest.fixture
-def redis_down(settings, tmp_path: Path) -> None:
+def redis_down(settings) -> Iterator[None]:
     """REDIS_URL names a Redis that was really started, then really stopped."""
-    data_dir = Path("/tmp") / f"lz-{tmp_path.name[-20:]}"
-    socket_path = embedded.ensure_redis(data_dir)
-    settings.REDIS_URL = f"unix://{socket_path}"
-    health.check_redis()  # reachable while it runs
-    embedded.stop_redis(data_dir)
+    # A short, new directory of this user's: a Unix socket path holds ~100 bytes, and a
+    # fixed name left by another user's run is not writable.
+    data_dir = Path(tempfile.mkdtemp(prefix="lz-", dir="/tmp"))
+    try:
+        socket_path = embedded.ensure_redis(data_dir)
+        settings.REDIS_URL = f"unix://{socket_path}"
+        health.check_redis()  # reachable while it runs
+        embedded.stop_redis(data_dir)
+        yield
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture
