@@ -61,12 +61,33 @@ COSTLY_FIXTURES = {
 COST_MARKERS = ("live", "browser", "model", "tool", "load")
 # Test functions measured slow that no cost marker covers (tests/support/measured_slow.py).
 MEASURED_SLOW = TESTS_DIR / "slow_tests.txt"
+# Modules whose every test is `slow` and whose collection alone is costly: schemathesis
+# builds the cases of 51 operations from the OpenAPI schema while collecting (~25 s of
+# `make test-fast`'s ~45 s of collection). A run that leaves `slow` out does not collect them.
+SLOW_TO_COLLECT = {Path("reliability") / "test_schemathesis.py"}
+# The markers the modules above carry: their folder's topic, their cost.
+SLOW_TO_COLLECT_MARKERS = {"reliability", "slow"}
 
 
 def measured_slow() -> set[str]:
     """The `tests/path.py::test_name` entries of tests/slow_tests.txt."""
     lines = (line.split("#")[0].strip() for line in MEASURED_SLOW.read_text().splitlines())
     return {line for line in lines if line}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    path = collection_path.resolve()
+    if not path.is_relative_to(TESTS_DIR) or path.relative_to(TESTS_DIR) not in SLOW_TO_COLLECT:
+        return None
+    markexpr = config.getoption("markexpr", "")
+    if not markexpr:
+        return None
+    from _pytest.mark.expression import Expression  # pytest's own -m parser
+
+    selected = Expression.compile(markexpr).evaluate(
+        lambda name, **_: name in SLOW_TO_COLLECT_MARKERS
+    )
+    return True if not selected else None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

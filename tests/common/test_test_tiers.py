@@ -140,3 +140,25 @@ def test_every_measured_slow_entry_names_an_existing_test() -> None:
 
     assert measured_slow()
     assert stale == [], "remove or rename them in tests/slow_tests.txt"
+
+
+def _collected(*arguments: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         *arguments],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    return result.stdout
+
+
+def test_a_module_slow_to_collect_is_not_even_collected_when_slow_tests_are_left_out() -> None:
+    output = _collected("-m", "not slow", "tests/reliability/test_schemathesis.py")
+
+    assert "no tests collected" in output, output[-2000:]
+
+
+@pytest.mark.slow  # collecting schemathesis' cases takes ~25 s
+def test_a_module_slow_to_collect_is_collected_when_slow_tests_are_asked_for() -> None:
+    output = _collected("-m", "reliability and slow", "tests/reliability/test_schemathesis.py")
+
+    assert "tests/reliability/test_schemathesis.py::" in output, output[-2000:]
