@@ -31,7 +31,7 @@ COPY pyproject.toml uv.lock ./
 RUN uv export --frozen --no-dev --no-emit-project --no-header \
         $(for extra in $(echo "$EXTRAS" | tr ',' ' '); do printf -- '--extra %s ' "$extra"; done) \
         --output-file requirements.txt \
-    && uv pip install --python /opt/venv/bin/python --require-hashes --no-deps \
+    && uv pip install --python /opt/venv/bin/python --require-hashes --no-deps --compile-bytecode \
         -r requirements.txt \
     && if /opt/venv/bin/pip show torch >/dev/null 2>&1; then \
          echo "torch must not be in the image (local embeddings use onnxruntime)" >&2; exit 1; \

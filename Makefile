@@ -22,11 +22,14 @@ FAST_TIERS := not slow
 .PHONY: install lock system-deps run test test-fast lint format messages bench clean-data e5-engine
 
 # --inexact: uv leaves what the lock does not list (pip, uv itself) in the venv.
+# --compile-bytecode: uv writes no .pyc by itself, and where PYTHONDONTWRITEBYTECODE is set
+# (CI machines, the image) every process would compile Django and the rest at each start
+# (~10 s of a test run's collection, again in every worker and server a test starts).
 $(STAMP): pyproject.toml uv.lock
 	@echo "Installing the project's dependencies into $(VENV) (about $(INSTALL_MINUTES) minutes the first time)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check uv==$(UV_VERSION)
-	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --frozen --inexact $(UV_EXTRAS)
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --frozen --inexact --compile-bytecode $(UV_EXTRAS)
 	touch $@
 
 install: $(STAMP)
