@@ -329,7 +329,8 @@ def test_make_install_syncs_the_venv_from_the_lock_with_uv(tmp_path):
     assert re.search(rf"^{venv}/bin/pip install .*uv=={makefile_uv_version()}$", text, re.M)
     sync = next(line for line in lines if " sync " in line)
     assert f"UV_PROJECT_ENVIRONMENT={venv}" in sync
-    assert f"{venv}/bin/uv sync --frozen --inexact --compile-bytecode --extra dev --extra local" in sync
+    flags = "--frozen --inexact --compile-bytecode --extra dev --extra local"
+    assert f"{venv}/bin/uv sync {flags}" in sync
     assert "--quiet" not in text and " -q " not in text  # item 14: the first install shows progress
     assert re.search(r"about \d+ minutes? the first time", text)
 
