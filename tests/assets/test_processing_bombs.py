@@ -354,12 +354,15 @@ def test_an_extraction_stops_and_ends_its_child_when_its_check_interrupt_raises(
     """A stopping worker hands its asset back without waiting for the file (assets.worker)."""
     path = _write(tmp_path, "flood.docx", paragraph_flood_docx(300_000))
     children: list[int] = []
+    # Processes this one had already started (the embedded servers a test run starts on
+    # first need are children of the pytest process): not the extraction's.
+    earlier = set(_children_of_this_process())
 
     class StoppingError(Exception):
         pass
 
     def check_interrupt() -> None:
-        children.extend(int(pid) for pid in _children_of_this_process())
+        children.extend(int(pid) for pid in _children_of_this_process() if pid not in earlier)
         if children:  # the child runs: stop now
             raise StoppingError
 
