@@ -151,6 +151,7 @@ def _collected(*arguments: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # a second pytest, Django and all: ~15 s, a tenth of test-fast's budget
 def test_a_module_slow_to_collect_is_not_even_collected_when_slow_tests_are_left_out() -> None:
     output = _collected("-m", "not slow", "tests/reliability/test_schemathesis.py")
 
