@@ -13,20 +13,8 @@ import pytest
 
 from assets.models import Asset
 from tests.reliability.conftest import api_client
-from tests.support.fake_openai import FakeOpenAI, fake_openai_server
+from tests.support.fake_openai import FakeOpenAI, fake_openai_server, live_ingestion_environment
 from tests.support.live_stack import running, tail, wait_until
-
-
-def ingestion_environment(server: FakeOpenAI) -> dict[str, str]:
-    return {
-        # The test settings pin the lexical embeddings; these processes use the real choice.
-        "DJANGO_SETTINGS_MODULE": "config.settings.base",
-        "EMBEDDING_PROVIDER": "openai",
-        "EMBEDDING_API_KEY": "sk-test",
-        "EMBEDDING_BASE_URL": server.base_url,
-        "CELERY_VISIBILITY_TIMEOUT": "10",
-        "ASSET_PROCESSING_TIMEOUT_SECONDS": "30",
-    }
 
 
 @pytest.fixture
@@ -38,7 +26,9 @@ def slow_embeddings():  # type: ignore[no-untyped-def]
 def test_an_ingestion_whose_worker_was_killed_ends_completed_or_failed(
     stack, member, slow_embeddings
 ):
-    environment = ingestion_environment(slow_embeddings)
+    environment = live_ingestion_environment(
+        slow_embeddings, visibility_timeout_seconds=10, budget_seconds=30
+    )
     web = stack.web(**environment).start()
     first_worker = stack.worker(queues="ingestion", **environment).start()
     with running(web, first_worker), closing(api_client(web, member)) as client:

@@ -22,7 +22,7 @@ import pytest
 
 from assets.models import Asset
 from tests.reliability.conftest import api_client
-from tests.support.fake_openai import FakeOpenAI, fake_openai_server
+from tests.support.fake_openai import FakeOpenAI, fake_openai_server, live_ingestion_environment
 from tests.support.live_stack import running, tail, wait_until
 
 # Far longer than the test: an asset that comes back, comes back because it was handed back.
@@ -30,19 +30,6 @@ VISIBILITY_TIMEOUT_SECONDS = 3600
 # The batch being embedded (3 s) and the worker's own shutdown, on a loaded 2-core machine;
 # finishing the ingestion instead would take a minute.
 STOP_WITHIN_SECONDS = 30
-
-
-def ingestion_environment(server: FakeOpenAI) -> dict[str, str]:
-    return {
-        # The test settings pin the lexical embeddings; these processes use the real choice.
-        "DJANGO_SETTINGS_MODULE": "config.settings.base",
-        "EMBEDDING_PROVIDER": "openai",
-        "EMBEDDING_BASE_URL": server.base_url,
-        "EMBEDDING_API_KEY": "sk-embeddings",
-        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_SECONDS),
-        # A running attempt is taken over only after its budget: longer than the test too.
-        "ASSET_PROCESSING_TIMEOUT_SECONDS": "1800",
-    }
 
 
 @pytest.fixture
@@ -54,7 +41,12 @@ def slow_embeddings():  # type: ignore[no-untyped-def]
 def test_a_stopped_ingestion_worker_hands_its_asset_to_the_next_worker_at_once(
     stack, member, slow_embeddings
 ):
-    environment = ingestion_environment(slow_embeddings)
+    environment = live_ingestion_environment(
+        slow_embeddings,
+        visibility_timeout_seconds=VISIBILITY_TIMEOUT_SECONDS,
+        # A running attempt is taken over only after its budget: longer than the test too.
+        budget_seconds=1800,
+    )
     web = stack.web(**environment).start()
     first_worker = stack.worker(queues="ingestion", **environment).start()
     with running(web, first_worker), closing(api_client(web, member)) as client:

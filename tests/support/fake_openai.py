@@ -129,3 +129,21 @@ def fake_openai_server(state: FakeOpenAI | None = None) -> Iterator[FakeOpenAI]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def live_ingestion_environment(
+    server: FakeOpenAI, *, visibility_timeout_seconds: int, budget_seconds: int
+) -> dict[str, str]:
+    """The environment of live web and worker processes that embed through ``server``.
+
+    The test settings pin the lexical embeddings; these processes use the real choice, with
+    the broker's visibility timeout and an asset's base time budget the test needs.
+    """
+    return {
+        "DJANGO_SETTINGS_MODULE": "config.settings.base",
+        "EMBEDDING_PROVIDER": "openai",
+        "EMBEDDING_BASE_URL": server.base_url,
+        "EMBEDDING_API_KEY": "sk-embeddings",
+        "CELERY_VISIBILITY_TIMEOUT": str(visibility_timeout_seconds),
+        "ASSET_PROCESSING_TIMEOUT_SECONDS": str(budget_seconds),
+    }
