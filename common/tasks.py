@@ -71,3 +71,11 @@ class ServiceTask(celery.Task):  # type: ignore[misc]
         Replaced per task (``give_up=function`` in the decorator; the function takes the task
         first). The default has nothing to mark: the failure is in Celery's log.
         """
+
+
+@celery.shared_task(ignore_result=True)
+def sweep_background_work_task() -> dict[str, dict[str, int]]:
+    """Beat: the one sweeper of every kind of background work (common.background)."""
+    from common.background.sweeper import sweep_all
+
+    return sweep_all()

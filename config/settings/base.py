@@ -425,6 +425,11 @@ CELERY_TASK_ROUTES = {
 CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages", "imports", "staleness"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
+    # The one sweeper of background work (common.background): every kind moved onto the lease.
+    "sweep-background-work": {
+        "task": "common.tasks.sweep_background_work_task",
+        "schedule": 60.0,
+    },
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
     "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
     "requeue-stranded-assets": {

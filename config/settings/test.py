@@ -23,3 +23,6 @@ EMBEDDING_PROVIDER = "hashing"
 # WhiteNoise (base MIDDLEWARE) reads STATIC_ROOT and warns when it is missing; the suite does
 # not collect static files, except the tests of what production serves (into their own).
 Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # noqa: F405
+
+# A test-only app with one kind of background work (tests/common/test_background_*.py).
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.background_app"]  # noqa: F405
