@@ -31,6 +31,11 @@ class InvalidFileType(FormatError):  # noqa: N818 - name fixed by the API contra
     code: ClassVar[str] = "INVALID_FILE_TYPE"
 
 
+class DamagedContainer(InvalidFileType):
+    """A ZIP container (what DOCX, XLSX and PPTX are) that cannot even be listed: an asset
+    upload refuses it as of no accepted type, the register import as an unreadable file."""
+
+
 class ExtractionFailed(FormatError):  # noqa: N818 - name fixed by the API contract
     """Text could not be extracted: corrupt, encrypted, oversized container or no text at all."""
 
