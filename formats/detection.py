@@ -36,7 +36,7 @@ from formats.encoding import (
     encoding_from_bom,
     encoding_from_nul_pattern,
 )
-from formats.errors import DamagedContainer, InvalidFileType
+from formats.errors import InvalidFileType
 from formats.kinds import FileKind
 from formats.registry import Format, all_formats, format_by_extension, format_of
 from formats.source import Source, read_prefix, zip_input
@@ -128,7 +128,9 @@ def _office_format_of_zip(path: Source) -> Format:
             names = set(archive.namelist())
             content_types = _read_bounded_member(archive, "[Content_Types].xml")
     except (zipfile.BadZipFile, OSError, ValueError) as error:
-        raise DamagedContainer(f"damaged or truncated ZIP container: {error}") from error
+        raise InvalidFileType(
+            f"damaged or truncated ZIP container: {error}", damaged=True
+        ) from error
     if content_types is None:
         raise InvalidFileType("ZIP archive is not an Office Open XML document")
     for declared in all_formats():

@@ -26,14 +26,18 @@ class FormatError(Exception):
 
 
 class InvalidFileType(FormatError):  # noqa: N818 - name fixed by the API contract
-    """The content is not an accepted format, or does not match the declared name/type (415)."""
+    """The content is not an accepted format, or does not match the declared name/type (415).
+
+    ``damaged`` is true for a ZIP container (what DOCX, XLSX and PPTX are) that cannot even
+    be listed: an asset upload refuses it as of no accepted type, the register import as an
+    unreadable file.
+    """
 
     code: ClassVar[str] = "INVALID_FILE_TYPE"
 
-
-class DamagedContainer(InvalidFileType):
-    """A ZIP container (what DOCX, XLSX and PPTX are) that cannot even be listed: an asset
-    upload refuses it as of no accepted type, the register import as an unreadable file."""
+    def __init__(self, message: str, *, damaged: bool = False) -> None:
+        super().__init__(message)
+        self.damaged = damaged
 
 
 class ExtractionFailed(FormatError):  # noqa: N818 - name fixed by the API contract

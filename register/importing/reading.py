@@ -18,7 +18,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from formats.detection import detect_file_type
-from formats.errors import DamagedContainer, FormatError, InvalidFileType, RowsRefused
+from formats.errors import FormatError, InvalidFileType, RowsRefused
 from formats.kinds import FileKind
 from formats.limits import RowLimits, ZipLimits
 from formats.registry import format_of
@@ -55,11 +55,11 @@ def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
         raise RegisterFileUnreadable("The file is empty.", details={"file": ["empty"]})
     try:
         kind = detect_file_type(content, declared_name=file_name, declared_content_type=None)
-    except DamagedContainer as error:
-        raise RegisterFileUnreadable(
-            "The workbook is not a valid XLSX (ZIP) file.", details={"file": ["corrupt"]}
-        ) from error
     except InvalidFileType as error:
+        if error.damaged:
+            raise RegisterFileUnreadable(
+                "The workbook is not a valid XLSX (ZIP) file.", details={"file": ["corrupt"]}
+            ) from error
         raise _wrong_type(file_name, error.message) from error
     # Plain text under another text extension (.txt) is read as delimited text, as before.
     read_rows = format_of(FileKind.CSV if kind.is_text else kind).read_rows
