@@ -14,7 +14,7 @@ import tempfile
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from concurrent.futures import Future
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -41,7 +41,6 @@ from assets.processing import (
     Segment,
     chunk_segments,
 )
-from assets.processing.conversion import SheetCsv, write_sheet_pieces
 from assets.processing.isolation import ExtractionLimits, isolated_extraction
 from assets.progress import (
     STAGE_CHUNKING,
@@ -51,15 +50,14 @@ from assets.progress import (
     estimated_chunk_total,
 )
 from assets.services import asset_mark_failed
-from assets.storage import asset_key, delete_files, local_copy, store_file
+from assets.storage import converted_key_of, delete_files, local_copy, store_file
 from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
 from assets.worker import stop_requested
+from formats.registry import format_of
 
 logger = logging.getLogger(__name__)
 
 EMBEDDING_BATCH_SIZE = 64
-# What each convertible format is converted to, and the converted file's extension.
-CONVERSIONS: dict[FileKind, str] = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 
 
 # How long after its time budget (the task's soft time limit) an attempt is taken over:
@@ -307,15 +305,6 @@ def _is_own_token(asset: Asset, token: uuid.UUID | None) -> bool:
     return asset.processing_token is not None and token == asset.processing_token
 
 
-def converted_key_of(asset: Asset, kind: FileKind) -> str:
-    return asset_key(
-        container_name=asset.organization.container_name,
-        asset_id=asset.pk,
-        role="converted",
-        extension=f".{CONVERSIONS[kind]}",
-    )
-
-
 def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
     """Write chunks (and the converted file); return (chunk count, converted key, size).
 
@@ -344,13 +333,15 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
         asset.progress_started_at = timezone.now()
         _mark_stage(asset, STAGE_CHUNKING)
         converted: IO[str] | None = None
-        if kind in CONVERSIONS:
+        conversion = format_of(kind).conversion
+        if conversion is not None:
             converted = stack.enter_context(
                 tempfile.NamedTemporaryFile(
                     "w+", encoding="utf-8", dir=settings.FILE_UPLOAD_TEMP_DIR, suffix=".conv"
                 )
             )
-            segments = _tee_converted(segments, converted, kind)
+            # The converted file is written from the same stream of segments.
+            segments = conversion.write(segments, converted)
         chunks = chunk_segments(segments, size=settings.CHUNK_SIZE, overlap=settings.CHUNK_OVERLAP)
         batcher = embedding_batcher()
         # Batches queued for the model and not yet written: one ahead of the one being
@@ -491,24 +482,6 @@ def _record_progress(asset: Asset, *, stage: str, done: int) -> None:
     )
 
 
-def _tee_converted(
-    segments: Iterable[Segment], output: IO[str], kind: FileKind
-) -> Iterator[Segment]:
-    """Pass segments through while writing the converted file (same format as conversion.py:
-    a large sheet comes in several segments, under one ``## Sheet:`` line)."""
-    if kind is not FileKind.XLSX:
-        for segment in segments:
-            output.write(segment.text)
-            yield segment
-        return
-    pieces = (
-        SheetCsv((segment.location or "").removeprefix("sheet "), segment.text)
-        for segment in segments
-    )
-    for piece in write_sheet_pieces(output, pieces):
-        yield Segment(piece.csv_text, f"sheet {piece.name}")
-
-
 def discard_output(asset: Asset, *, converted_key: str = "") -> bool:
     """Remove what the attempt holding ``asset.processing_token`` wrote; True if it did.
 
@@ -518,7 +491,7 @@ def discard_output(asset: Asset, *, converted_key: str = "") -> bool:
     this attempt's own (not the shared converted key) is deleted, and False is returned.
     """
     kind = FileKind(asset.file_format) if asset.file_format != "unknown" else None
-    shared_key = converted_key_of(asset, kind) if kind is not None and kind in CONVERSIONS else ""
+    shared_key = converted_key_of(asset, kind) if kind is not None else ""
     with transaction.atomic():
         row = Asset.objects.select_for_update().filter(pk=asset.pk).values("processing_token")
         current = row.first()

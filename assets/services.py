@@ -19,7 +19,13 @@ from django.utils import timezone
 from assets.exceptions import UnsupportedFileType
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing import FileKind, InvalidFileType, detect_file_type, sha256_of_file
-from assets.storage import asset_key, asset_storage, delete_files, store_file
+from assets.storage import (
+    asset_key,
+    asset_storage,
+    converted_key_of,
+    delete_files,
+    store_file,
+)
 from assets.uploads import sanitize_file_name
 from organizations.models import Organization
 
@@ -197,11 +203,9 @@ def asset_delete(*, asset: Asset) -> None:
 
 def stored_keys_of(asset: Asset) -> list[str]:
     """Every storage key an asset's files may have: the original and the converted file."""
-    from assets.ingestion import CONVERSIONS, converted_key_of
-
     keys = [asset.original_file.name, asset.converted_file.name]
-    if asset.file_format != "unknown" and (kind := FileKind(asset.file_format)) in CONVERSIONS:
-        keys.append(converted_key_of(asset, kind))
+    if asset.file_format != "unknown":
+        keys.append(converted_key_of(asset, FileKind(asset.file_format)))
     return sorted({key for key in keys if key})
 
 

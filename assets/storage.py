@@ -14,13 +14,18 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import Storage, storages
 
 from assets.exceptions import StorageUnavailable
+from formats.kinds import FileKind
+from formats.registry import conversion_target
+
+if TYPE_CHECKING:
+    from assets.models import Asset
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +39,20 @@ def asset_storage() -> Storage:
 def asset_key(*, container_name: str, asset_id: object, role: str, extension: str) -> str:
     """The storage key of one of an asset's files (``role`` is "original" or "converted")."""
     return f"{container_name}/assets/{asset_id}/{role}{extension}"
+
+
+def converted_key_of(asset: Asset, kind: FileKind) -> str:
+    """The storage key of the converted file of ``asset`` (read as ``kind``); "" when its
+    format is not converted (the format's registration says, formats.registry)."""
+    target = conversion_target(kind)
+    if target is None:
+        return ""
+    return asset_key(
+        container_name=asset.organization.container_name,
+        asset_id=asset.pk,
+        role="converted",
+        extension=f".{target}",
+    )
 
 
 def store_file(key: str, content: File | IO[bytes]) -> str:

@@ -48,8 +48,8 @@ MAIN_DISTRIBUTIONS = ["numpy", "requests", "pandas", "langchain-openai", "pyyaml
 def corpus_chunks(limit: int) -> list[str]:
     """Up to ``limit`` real ~1000-character chunks from the well-formed corpus folders."""
     from assets.processing.chunking import chunk_segments
-    from assets.processing.detection import detect_file_type
-    from assets.processing.extraction import extract_segments
+    from formats.detection import detect_file_type
+    from formats.extraction import extract_segments
 
     chunks: list[str] = []
     for path in sorted(CORPUS.glob("*/*")):

@@ -96,8 +96,8 @@ def _peak_rss_mb() -> float:
 def corpus_chunks() -> list[tuple[str, str]]:
     """(relative file, chunk text) of the distractor files, as ingestion chunks them."""
     from assets.processing.chunking import chunk_segments
-    from assets.processing.detection import detect_file_type
-    from assets.processing.extraction import extract_segments
+    from formats.detection import detect_file_type
+    from formats.extraction import extract_segments
 
     chunks: list[tuple[str, str]] = []
     for relative in DISTRACTOR_FILES:

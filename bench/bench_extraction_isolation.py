@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assets.processing.datatypes import FileKind  # noqa: E402
-from assets.processing.extraction import extract_segments  # noqa: E402
 from assets.processing.isolation import ExtractionLimits, isolated_extraction  # noqa: E402
+from formats.extraction import extract_segments  # noqa: E402
+from formats.kinds import FileKind  # noqa: E402
 from tests.assets.bombs import corner_cells_xlsx, xlsx_bytes_with_cells  # noqa: E402
 from tests.assets.samples import docx_bytes  # noqa: E402
 
@@ -52,7 +52,7 @@ try:
                 frame.to_csv(index=False, header=False)
     else:
         from pathlib import Path
-        from assets.processing.conversion import iter_xlsx_sheets_as_csv
+        from formats.xlsx import iter_xlsx_sheets_as_csv
         for _ in iter_xlsx_sheets_as_csv(Path(path)):
             pass
 except MemoryError:

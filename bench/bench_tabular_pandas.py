@@ -23,7 +23,7 @@ the choice of which to keep rests on numbers and can be made again with a later 
   (legal_documents.packages.index.index_csv) against `DataFrame.map(...).to_csv`, over
   `--documents` rows;
 - `asset_xlsx_csv`: an ordinary (not hostile) uploaded workbook converted to CSV
-  (assets.processing.xlsx, streamed with openpyxl) against `read_excel(dtype=str)`, empty
+  (formats.xlsx, streamed with openpyxl) against `read_excel(dtype=str)`, empty
   rows and columns dropped, `to_csv` (as the conversion was before it was streamed), on a
   sheet of `--sheet-rows` rows and 12 columns; what pandas did with a hostile workbook
   (padded to its furthest cell) is bench_extraction_isolation.py's;
@@ -314,7 +314,7 @@ def _workbook(rows: int) -> bytes:
 def asset_xlsx_csv(runs: int, rows: int) -> dict[str, Any]:
     import tempfile
 
-    from assets.processing.xlsx import DEFAULT_MAX_CELLS_PER_SHEET, iter_xlsx_csv_pieces
+    from formats.xlsx import DEFAULT_MAX_CELLS_PER_SHEET, iter_xlsx_csv_pieces
 
     def ours(path: Path) -> list[tuple[str, str]]:
         pieces = iter_xlsx_csv_pieces(path, max_cells=DEFAULT_MAX_CELLS_PER_SHEET)

@@ -1,5 +1,7 @@
-"""Django-free core of asset ingestion: detection, conversion, extraction, chunking,
-embedding. Models, storage and the Celery task call these functions.
+"""Django-free core of asset ingestion: chunking, embedding, and extraction in a bounded
+child. Models, storage and the Celery task call these functions. What a file is and how its
+text is read (detection, conversion, extraction) is the formats package's; the names below
+that come from it are the ones the assets code always imported from here.
 
 The names below are imported on first use (PEP 562): the extraction child process
 (isolation.py) imports only what extraction needs, not the chunker's langchain or the
@@ -15,32 +17,29 @@ _EXPORTS = {
     "chunk_segments": "assets.processing.chunking",
     "Chunk": "assets.processing.datatypes",
     "EmbeddedChunk": "assets.processing.datatypes",
-    "FileKind": "assets.processing.datatypes",
-    "Segment": "assets.processing.datatypes",
-    "detect_file_type": "assets.processing.detection",
+    "FileKind": "formats.kinds",
+    "Segment": "formats.segments",
+    "detect_file_type": "formats.detection",
     "AssetProcessingError": "assets.processing.errors",
-    "ConversionFailed": "assets.processing.errors",
+    "ConversionFailed": "formats.errors",
     "EmbeddingProviderUnavailable": "assets.processing.errors",
-    "ExtractionFailed": "assets.processing.errors",
-    "InvalidFileType": "assets.processing.errors",
-    "extract_segments": "assets.processing.extraction",
+    "ExtractionFailed": "formats.errors",
+    "InvalidFileType": "formats.errors",
+    "extract_segments": "formats.extraction",
     "process_file": "assets.processing.pipeline",
     "sha256_of_file": "assets.processing.pipeline",
 }
 
 if TYPE_CHECKING:
     from assets.processing.chunking import chunk_segments
-    from assets.processing.datatypes import Chunk, EmbeddedChunk, FileKind, Segment
-    from assets.processing.detection import detect_file_type
-    from assets.processing.errors import (
-        AssetProcessingError,
-        ConversionFailed,
-        EmbeddingProviderUnavailable,
-        ExtractionFailed,
-        InvalidFileType,
-    )
-    from assets.processing.extraction import extract_segments
+    from assets.processing.datatypes import Chunk, EmbeddedChunk
+    from assets.processing.errors import AssetProcessingError, EmbeddingProviderUnavailable
     from assets.processing.pipeline import process_file, sha256_of_file
+    from formats.detection import detect_file_type
+    from formats.errors import ConversionFailed, ExtractionFailed, InvalidFileType
+    from formats.extraction import extract_segments
+    from formats.kinds import FileKind
+    from formats.segments import Segment
 
 
 def __getattr__(name: str) -> Any:

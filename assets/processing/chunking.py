@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from assets.processing.datatypes import Chunk, Segment
+from assets.processing.datatypes import Chunk
+from formats.segments import Segment
 
 DEFAULT_CHUNK_SIZE = 1000
 DEFAULT_CHUNK_OVERLAP = 150

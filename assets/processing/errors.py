@@ -1,75 +1,13 @@
-"""Typed failures of asset processing, each carrying the API error code it maps to.
-
-The API layer turns these into the error envelope; the Celery task stores ``message`` as the
-asset's ``error`` when it marks an asset FAILED. Nothing here imports Django.
+"""The failures of asset processing that are not the file's format (formats.errors has
+those: InvalidFileType, ExtractionFailed, ConversionFailed). Nothing here imports Django.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from formats.errors import FormatError
 
-
-class AssetProcessingError(Exception):
-    """Base class: a file could not be accepted, converted, extracted or embedded."""
-
-    code: ClassVar[str] = "ASSET_PROCESSING_FAILED"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    @property
-    def details(self) -> dict[str, Any] | None:
-        """Extra machine-readable details for the error envelope (None when there are none)."""
-        return None
-
-
-class InvalidFileType(AssetProcessingError):  # noqa: N818 - name fixed by the API contract
-    """The content is not an accepted format, or does not match the declared name/type (415)."""
-
-    code: ClassVar[str] = "INVALID_FILE_TYPE"
-
-
-class ExtractionFailed(AssetProcessingError):  # noqa: N818 - name fixed by the API contract
-    """Text could not be extracted: corrupt, encrypted, oversized container or no text at all."""
-
-    code: ClassVar[str] = "EXTRACTION_FAILED"
-
-
-class ConversionFailed(ExtractionFailed):
-    """XLSX -> CSV or HTML -> text conversion failed (422, details originalFormat/targetFormat).
-
-    A subclass of ExtractionFailed because conversion is the first step of extracting those
-    formats: a caller that only cares whether text came out can catch ExtractionFailed.
-    """
-
-    code: ClassVar[str] = "CONVERSION_FAILED"
-
-    def __init__(self, message: str, *, original_format: str, target_format: str) -> None:
-        super().__init__(message)
-        self.original_format = original_format
-        self.target_format = target_format
-
-    @property
-    def details(self) -> dict[str, Any]:
-        return {"originalFormat": self.original_format, "targetFormat": self.target_format}
-
-
-def text_limit_message(limit: int) -> str:
-    """Why a file whose extracted text passed ``limit`` characters failed (for its asset)."""
-    return (
-        f"The text of the file is longer than {limit:,} characters, the limit for a file of "
-        "its size; nothing of it was kept."
-    )
-
-
-def output_limit_message(limit_bytes: int) -> str:
-    """Why a file whose extraction wrote ``limit_bytes`` bytes failed (the child's file-size
-    bound, which only a defect of the character cap reaches)."""
-    return (
-        f"The text of the file is larger than {limit_bytes:,} bytes, the limit for a file of "
-        "its size; nothing of it was kept."
-    )
+# The base of every failure of reading an uploaded file, by the name the assets code uses.
+AssetProcessingError = FormatError
 
 
 class EmbeddingProviderUnavailable(RuntimeError):  # noqa: N818 - reads better as a state

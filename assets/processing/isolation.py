@@ -13,7 +13,7 @@ parent reads it back a line at a time once the child has exited. The child dies 
 parent (``PR_SET_PDEATHSIG``), so a worker killed mid-extraction leaves no orphan.
 
 Bytes are bounded twice. The extraction stops once its text passes ``max_chars``
-(extraction.py): the result file holds at most that many characters (UTF-8, JSON-escaped).
+(formats/extraction.py): the result file holds at most that many characters (UTF-8, JSON-escaped).
 And the child runs under ``RLIMIT_FSIZE`` (``max_output_bytes``, by default
 BYTES_PER_CHARACTER per character plus room for framing and the last record): a defect in
 the count, or a parser writing a file of its own, still cannot fill the disk. A write past
@@ -39,15 +39,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from assets.processing.datatypes import FileKind, Segment
-from assets.processing.errors import (
-    AssetProcessingError,
+from common.child_process import OUT_OF_MEMORY_EXIT, die_with_parent, near_memory_limit
+from formats.errors import (
     ConversionFailed,
     ExtractionFailed,
+    FormatError,
     InvalidFileType,
     output_limit_message,
 )
-from common.child_process import OUT_OF_MEMORY_EXIT, die_with_parent, near_memory_limit
+from formats.kinds import FileKind
+from formats.registry import conversion_target, format_of
+from formats.segments import Segment
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # Exit statuses of the child: out of memory (a MemoryError, or a parser error raised with
@@ -62,7 +64,6 @@ OUTPUT_LIMIT_EXIT = 88
 BYTES_PER_CHARACTER = 4
 # Room in the file-size bound for the JSON framing of each segment and the last record.
 OUTPUT_HEADROOM_BYTES = 1024 * 1024
-_CONVERSION_TARGETS = {FileKind.XLSX: "csv", FileKind.HTML: "txt"}
 # Extracted text may hold lone surrogates (ensure_ascii=False writes them as they are).
 _RESULT_ERRORS = "surrogatepass"
 # How often the parent looks at ``check_interrupt`` while the child runs.
@@ -96,10 +97,7 @@ class ExtractionCrashed(RuntimeError):  # noqa: N818 - reads better as a state
 
 
 def _limit_failure(kind: FileKind, message: str) -> ExtractionFailed:
-    target = _CONVERSION_TARGETS.get(kind)
-    if target is None:
-        return ExtractionFailed(message)
-    return ConversionFailed(message, original_format=kind.value, target_format=target)
+    return format_of(kind).failure(message)
 
 
 @contextlib.contextmanager
@@ -244,7 +242,7 @@ def _error_from_record(error: dict[str, Any], kind: FileKind) -> Exception:
         return ConversionFailed(
             message,
             original_format=str(details.get("originalFormat", kind.value)),
-            target_format=str(details.get("targetFormat", _CONVERSION_TARGETS.get(kind, ""))),
+            target_format=str(details.get("targetFormat", conversion_target(kind) or "")),
         )
     if error["code"] == InvalidFileType.code:
         return InvalidFileType(message)
@@ -291,7 +289,7 @@ def _extract_to_result(
     max_chars: int | None,
 ) -> int:
     # Imported after the limits are set: the parsers' own allocations count against them.
-    from assets.processing.extraction import extract_segments
+    from formats.extraction import extract_segments
 
     with result_path.open("w", encoding="utf-8", errors=_RESULT_ERRORS) as output:
         try:
@@ -304,7 +302,7 @@ def _extract_to_result(
             output.write('{"end": true}\n')
         except MemoryError:
             return OUT_OF_MEMORY_EXIT
-        except AssetProcessingError as error:
+        except FormatError as error:
             if near_memory_limit(memory_limit):
                 return OUT_OF_MEMORY_EXIT
             record = {"code": error.code, "message": error.message, "details": error.details}

@@ -12,9 +12,10 @@ from itertools import islice
 from pathlib import Path
 
 from assets.processing.chunking import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, chunk_segments
-from assets.processing.datatypes import EmbeddedChunk, FileKind
+from assets.processing.datatypes import EmbeddedChunk
 from assets.processing.embeddings.base import EmbeddingProvider
-from assets.processing.extraction import extract_segments
+from formats.extraction import extract_segments
+from formats.kinds import FileKind
 
 HASH_BLOCK_BYTES = 64 * 1024
 

@@ -25,13 +25,13 @@ from assets.processing import (
     Segment,
     extract_segments,
 )
-from assets.processing.conversion import convert_xlsx_to_csv
 from assets.processing.isolation import (
     ExtractionCrashed,
     ExtractionLimits,
     exit_failure,
     isolated_extraction,
 )
+from formats.xlsx import convert_xlsx_to_csv
 from tests.assets.bombs import (
     corner_cells_xlsx,
     grid_span_bomb_docx,

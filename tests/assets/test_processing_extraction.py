@@ -335,7 +335,7 @@ def test_a_converted_sheet_neutralises_cells_that_a_spreadsheet_would_run_as_for
 
     import openpyxl
 
-    from assets.processing.conversion import convert_xlsx_to_csv
+    from formats.xlsx import convert_xlsx_to_csv
 
     workbook = openpyxl.Workbook()
     sheet = workbook.active

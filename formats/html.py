@@ -1,117 +1,28 @@
-"""Format conversions done before extraction: XLSX -> CSV (one per sheet), HTML -> text.
+"""HTML: text content, converted to its visible text (the converted file is that text).
 
-XLSX: openpyxl's read-only reader streams every sheet's cached cell values row by row
-(formulas are not recomputed; see xlsx.py: nothing is padded to the declared dimension and
-non-empty cells are bounded per sheet); rows and columns that are entirely empty are
-dropped; each sheet becomes CSV text under its name. Written to one file, sheets are
-separated by ``## Sheet: NAME`` lines.
-The ZIP container is checked against zip bombs first; XML entity bombs are stopped by the
-XML parser's amplification limit and reported as ConversionFailed like any other failure.
-
-HTML: parsed incrementally with the standard library's tolerant parser (no network, no
-entity resolution beyond HTML's named character references). Kept: text, with headings,
+Parsed incrementally with the standard library's tolerant parser (no network, no entity
+resolution beyond HTML's named character references). Kept: text, with headings,
 paragraphs, list items ("- item") and table rows ("cell | cell") on their own lines and
 <pre> whitespace preserved. Dropped: <script>, <style>, <noscript>, <template>, <nav>,
 <svg>, <iframe>, <object>, <button>, <select>, <head> except <title>. The encoding comes from
 a BOM, else valid UTF-8, else the declared charset, else detection (see encoding.py).
 
-Every failure raises ConversionFailed(original_format=..., target_format=...).
+Every failure raises ConversionFailed(original_format="html", target_format="txt").
 """
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import IO
-from xml.etree.ElementTree import ParseError
 
-from assets.processing.encoding import iter_decoded_blocks
-from assets.processing.errors import ConversionFailed
-from assets.processing.xlsx import (
-    DEFAULT_MAX_CELLS_PER_SHEET,
-    WorkbookRefused,
-    iter_xlsx_csv_pieces,
-)
-from assets.processing.zipguard import UnsafeArchive, check_zip_container
-
-SHEET_MARKER = "## Sheet: "
-
-
-@dataclass(frozen=True, slots=True)
-class SheetCsv:
-    """CSV text of one worksheet (all of it, or one of its consecutive pieces)."""
-
-    name: str
-    csv_text: str
-
-
-def iter_xlsx_sheets_as_csv(
-    path: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET, max_chars: int | None = None
-) -> Iterator[SheetCsv]:
-    """Yield the CSV of each non-empty worksheet of an XLSX file, in workbook order.
-
-    A large sheet comes in several consecutive pieces with the same name. Raises
-    ConversionFailed(original_format="xlsx", target_format="csv") for an unsafe, corrupt or
-    unreadable workbook, one without any worksheet, a sheet with more than ``max_cells``
-    non-empty cells, or cells holding more than ``max_chars`` characters (see xlsx.py).
-    """
-
-    def failed(message: str) -> ConversionFailed:
-        return ConversionFailed(message, original_format="xlsx", target_format="csv")
-
-    try:
-        check_zip_container(path)
-    except UnsafeArchive as error:
-        raise failed(str(error)) from error
-    try:
-        for piece in iter_xlsx_csv_pieces(path, max_cells=max_cells, max_chars=max_chars):
-            yield SheetCsv(name=piece.name, csv_text=piece.csv_text)
-    except WorkbookRefused as error:
-        raise failed(str(error)) from error
-    except (ParseError, zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError) as error:
-        raise failed(f"spreadsheet could not be read: {_short(error)}") from error
-    except MemoryError:
-        raise
-    except Exception as error:
-        # openpyxl raises a wide and version-dependent set of errors on malformed parts;
-        # any of them means "this workbook cannot be converted", never a crash of the task.
-        raise failed(f"spreadsheet could not be read: {_short(error)}") from error
-
-
-def write_sheet_pieces(output: IO[str], pieces: Iterable[SheetCsv]) -> Iterator[SheetCsv]:
-    """Write pieces as the converted CSV file (a ``## Sheet: NAME`` line before each sheet,
-    a blank line after it), passing each piece on."""
-    current: str | None = None
-    for piece in pieces:
-        if piece.name != current:
-            if current is not None:
-                output.write("\n")
-            output.write(f"{SHEET_MARKER}{piece.name}\n")
-            current = piece.name
-        output.write(piece.csv_text)
-        yield piece
-    if current is not None:
-        output.write("\n")
-
-
-def convert_xlsx_to_csv(
-    source: Path, destination: Path, *, max_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
-) -> list[str]:
-    """Write every sheet of ``source`` as CSV to ``destination``; return the sheet names.
-
-    Each sheet starts with a ``## Sheet: NAME`` line. Raises ConversionFailed.
-    """
-    names: list[str] = []
-    with destination.open("w", encoding="utf-8", newline="") as output:
-        pieces = iter_xlsx_sheets_as_csv(source, max_cells=max_cells)
-        for piece in write_sheet_pieces(output, pieces):
-            if not names or names[-1] != piece.name:
-                names.append(piece.name)
-    return names
-
+from formats.encoding import iter_decoded_blocks
+from formats.errors import ConversionFailed, short_error
+from formats.kinds import FileKind
+from formats.limits import ReadLimits
+from formats.registry import Conversion, Format
+from formats.segments import Segment
 
 _DROPPED_TAGS = frozenset(
     {
@@ -291,7 +202,7 @@ def iter_html_text(path: Path) -> Iterator[str]:
         text = parser.finish()
     except (OSError, LookupError, AssertionError, ValueError) as error:
         raise ConversionFailed(
-            f"HTML could not be converted to text: {_short(error)}",
+            f"HTML could not be converted to text: {short_error(error)}",
             original_format="html",
             target_format="txt",
         ) from error
@@ -306,17 +217,26 @@ def convert_html_to_text(source: Path, destination: Path) -> None:
             output.write(piece)
 
 
-def _short(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
+def _read(path: Path, limits: ReadLimits) -> Iterator[Segment]:
+    for text in iter_html_text(path):
+        yield Segment(text, None)
 
 
-__all__ = [
-    "SHEET_MARKER",
-    "SheetCsv",
-    "convert_html_to_text",
-    "convert_xlsx_to_csv",
-    "iter_html_text",
-    "iter_xlsx_sheets_as_csv",
-    "write_sheet_pieces",
-]
+def write_text(segments: Iterable[Segment], output: IO[str]) -> Iterator[Segment]:
+    """Pass segments on while writing their text as the converted file."""
+    for segment in segments:
+        output.write(segment.text)
+        yield segment
+
+
+FORMATS = (
+    Format(
+        kind=FileKind.HTML,
+        media_type="text/html",
+        other_media_types=frozenset({"application/xhtml+xml"}),
+        extensions=(".html", ".htm"),
+        text_content=True,
+        read=_read,
+        conversion=Conversion(target="txt", write=write_text),
+    ),
+)

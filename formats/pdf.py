@@ -1,12 +1,16 @@
-"""PDF text extraction with pypdfium2, one segment per page ("page N")."""
+"""PDF: recognised by its ``%PDF-`` header, read with pypdfium2, one segment per page
+("page N"). Not converted."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
-from assets.processing.datatypes import Segment
-from assets.processing.errors import ExtractionFailed
+from formats.errors import ExtractionFailed
+from formats.kinds import FileKind
+from formats.limits import ReadLimits
+from formats.registry import Format
+from formats.segments import Segment
 
 
 def iter_pdf_segments(path: Path) -> Iterator[Segment]:
@@ -15,7 +19,7 @@ def iter_pdf_segments(path: Path) -> Iterator[Segment]:
     Raises ExtractionFailed for a password-protected PDF (a PDF encrypted with an empty
     user password opens normally) and for one PDFium cannot load or read.
     """
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
     try:
         document = pdfium.PdfDocument(path)
@@ -53,3 +57,24 @@ def _normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\x02", "").replace("\u00ad", "").replace("\ufffe", "")
     return text if text.endswith("\n") else text + "\n"
+
+
+def _read(path: Path, limits: ReadLimits) -> Iterator[Segment]:
+    return iter_pdf_segments(path)
+
+
+def _has_pdf_header(head: bytes) -> bool:
+    # PDF readers accept junk before the header within the first KiB; so do we.
+    return b"%PDF-" in head[:1024]
+
+
+FORMATS = (
+    Format(
+        kind=FileKind.PDF,
+        media_type="application/pdf",
+        other_media_types=frozenset({"application/x-pdf"}),
+        extensions=(".pdf",),
+        signature=_has_pdf_header,
+        read=_read,
+    ),
+)

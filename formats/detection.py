@@ -19,61 +19,33 @@ it. Contract of :func:`detect_file_type`:
 
 Only the first 8 KiB and, for ZIPs, the central directory and ``[Content_Types].xml`` are
 read. No failure other than InvalidFileType escapes (an unreadable path raises OSError).
+
+Each format's extensions, media types and signature are its registration's (registry.py);
+the asset upload and the register import both detect a file here.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
-from assets.processing.datatypes import FileKind
-from assets.processing.encoding import (
+from formats.encoding import (
     decodes_as_utf8,
     detect_encoding,
     encoding_from_bom,
     encoding_from_nul_pattern,
 )
-from assets.processing.errors import InvalidFileType
+from formats.errors import InvalidFileType
+from formats.kinds import FileKind
+from formats.registry import Format, all_formats, format_by_extension, format_of
+from formats.source import Source, read_prefix, zip_input
 
 HEAD_BYTES = 8192
 _CONTENT_TYPES_LIMIT = 1024 * 1024
 
-_EXTENSIONS: dict[str, FileKind] = {
-    ".pdf": FileKind.PDF,
-    ".docx": FileKind.DOCX,
-    ".xlsx": FileKind.XLSX,
-    ".pptx": FileKind.PPTX,
-    ".csv": FileKind.CSV,
-    ".txt": FileKind.TXT,
-    ".text": FileKind.TXT,
-    ".md": FileKind.MD,
-    ".markdown": FileKind.MD,
-    ".html": FileKind.HTML,
-    ".htm": FileKind.HTML,
-}
-
 _GENERIC_MEDIA_TYPES = {"", "application/octet-stream", "binary/octet-stream"}
-_ZIP_MEDIA_TYPES = {"application/zip", "application/x-zip-compressed"}
-_PLAIN_TEXT_TYPES = {"text/plain", "text/csv", "text/markdown", "text/x-markdown"}
-_ACCEPTED_MEDIA_TYPES: dict[FileKind, set[str]] = {
-    FileKind.PDF: {"application/pdf", "application/x-pdf"},
-    FileKind.DOCX: {FileKind.DOCX.media_type} | _ZIP_MEDIA_TYPES,
-    FileKind.XLSX: {FileKind.XLSX.media_type} | _ZIP_MEDIA_TYPES,
-    FileKind.PPTX: {FileKind.PPTX.media_type} | _ZIP_MEDIA_TYPES,
-    FileKind.CSV: _PLAIN_TEXT_TYPES
-    | {"application/csv", "text/comma-separated-values", "text/x-csv", "application/vnd.ms-excel"},
-    FileKind.TXT: _PLAIN_TEXT_TYPES,
-    FileKind.MD: _PLAIN_TEXT_TYPES,
-    FileKind.HTML: {"text/html", "application/xhtml+xml"},
-}
-
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_OOXML_MAIN_PARTS: tuple[tuple[str, FileKind], ...] = (
-    ("word/document.xml", FileKind.DOCX),
-    ("xl/workbook.xml", FileKind.XLSX),
-    ("ppt/presentation.xml", FileKind.PPTX),
-)
 _MACRO_ENABLED = re.compile(rb"macroEnabled", re.I)
 _HTML_MARKUP = re.compile(
     rb"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<meta\s|<title>|<(?:div|p|table|h[1-6])[\s>]",
@@ -84,39 +56,38 @@ _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 def detect_file_type(
-    path: Path, *, declared_name: str, declared_content_type: str | None
+    path: Source, *, declared_name: str, declared_content_type: str | None
 ) -> FileKind:
     """Return the file's kind (``kind.media_type`` is its canonical media type).
 
-    Raises InvalidFileType when the content is not an accepted format or contradicts the
-    declared extension or media type; see the module docstring for the exact rules.
+    ``path`` is the file, or its bytes. Raises InvalidFileType when the content is not an
+    accepted format or contradicts the declared extension or media type; see the module
+    docstring for the exact rules.
     """
     extension = PurePath(declared_name).suffix.lower()
-    declared_kind = _EXTENSIONS.get(extension)
-    if extension and declared_kind is None:
+    declared = format_by_extension(extension) if extension else None
+    if extension and declared is None:
         raise InvalidFileType(f"file extension {extension!r} is not an accepted format")
 
-    content_kind = _kind_from_content(path)
-    if content_kind is None:
+    content = _format_from_content(path)
+    if content is None:
         # Text: the extension says which text kind; without one, look for markup.
-        if declared_kind is None:
+        if declared is None:
             kind = FileKind.HTML if _looks_like_html(path) else FileKind.TXT
-        elif declared_kind.is_text or declared_kind is FileKind.HTML:
-            kind = declared_kind
+        elif declared.text_content:
+            kind = declared.kind
         else:
             raise InvalidFileType(
-                f"file is named {extension!r} but its content is plain text, "
-                f"not {declared_kind.value.upper()}"
+                f"file is named {extension!r} but its content is plain text, not {declared.name}"
             )
     else:
-        if declared_kind is not None and declared_kind is not content_kind:
-            raise InvalidFileType(
-                f"file is named {extension!r} but its content is {content_kind.value.upper()}"
-            )
-        kind = content_kind
+        if declared is not None and declared is not content:
+            raise InvalidFileType(f"file is named {extension!r} but its content is {content.name}")
+        kind = content.kind
 
     media_type = _normalise_media_type(declared_content_type)
-    if media_type not in _GENERIC_MEDIA_TYPES and media_type not in _ACCEPTED_MEDIA_TYPES[kind]:
+    accepted = format_of(kind).accepted_media_types
+    if media_type not in _GENERIC_MEDIA_TYPES and media_type not in accepted:
         raise InvalidFileType(
             f"declared content type {media_type!r} does not match the content "
             f"({kind.value.upper()})"
@@ -128,15 +99,14 @@ def _normalise_media_type(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def _kind_from_content(path: Path) -> FileKind | None:
-    """A binary kind, None for acceptable text; raises InvalidFileType for anything else."""
-    with path.open("rb") as handle:
-        head = handle.read(HEAD_BYTES)
-    # PDF readers accept junk before the header within the first KiB; so do we.
-    if b"%PDF-" in head[:1024]:
-        return FileKind.PDF
+def _format_from_content(path: Source) -> Format | None:
+    """A binary format, None for acceptable text; raises InvalidFileType for anything else."""
+    head = read_prefix(path, HEAD_BYTES)
+    for declared in all_formats():
+        if declared.signature is not None and declared.signature(head):
+            return declared
     if head.startswith(_OLE2_MAGIC):
-        if "EncryptedPackage".encode("utf-16-le") in _read_prefix(path, 1024 * 1024):
+        if "EncryptedPackage".encode("utf-16-le") in read_prefix(path, 1024 * 1024):
             raise InvalidFileType(
                 "file is a password-protected (encrypted) Office document; "
                 "remove the password and upload it again"
@@ -146,31 +116,28 @@ def _kind_from_content(path: Path) -> FileKind | None:
             "save the file as DOCX, XLSX or PPTX"
         )
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return _office_kind_of_zip(path)
+        return _office_format_of_zip(path)
     if not head or _is_text(head):
         return None
     raise InvalidFileType("file content is binary and not an accepted format")
 
 
-def _read_prefix(path: Path, size: int) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(size)
-
-
-def _office_kind_of_zip(path: Path) -> FileKind:
+def _office_format_of_zip(path: Source) -> Format:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(zip_input(path)) as archive:
             names = set(archive.namelist())
             content_types = _read_bounded_member(archive, "[Content_Types].xml")
     except (zipfile.BadZipFile, OSError, ValueError) as error:
-        raise InvalidFileType(f"damaged or truncated ZIP container: {error}") from error
+        raise InvalidFileType(
+            f"damaged or truncated ZIP container: {error}", damaged=True
+        ) from error
     if content_types is None:
         raise InvalidFileType("ZIP archive is not an Office Open XML document")
-    for main_part, kind in _OOXML_MAIN_PARTS:
-        if main_part in names:
+    for declared in all_formats():
+        if declared.zip_main_part is not None and declared.zip_main_part in names:
             if _MACRO_ENABLED.search(content_types):
                 raise InvalidFileType("macro-enabled Office documents are not accepted")
-            return kind
+            return declared
     raise InvalidFileType("ZIP archive is not a DOCX, XLSX or PPTX document")
 
 
@@ -196,7 +163,7 @@ def _is_text(head: bytes) -> bool:
     return len(_BINARY_CONTROL.findall(head)) <= max(1, len(head) // 1000)
 
 
-def _looks_like_html(path: Path) -> bool:
-    head = _read_prefix(path, HEAD_BYTES)
+def _looks_like_html(path: Source) -> bool:
+    head = read_prefix(path, HEAD_BYTES)
     text = head.decode(detect_encoding(head, html=True), errors="replace")
     return bool(_HTML_MARKUP.search(text.encode("ascii", "ignore")))

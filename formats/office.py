@@ -1,4 +1,7 @@
-"""DOCX and PPTX text extraction (python-docx, python-pptx).
+"""DOCX and PPTX: Office Open XML containers, read with python-docx and python-pptx.
+
+Both are checked against zip bombs (zipguard.py) before a parser opens them, and every
+library error becomes ExtractionFailed. Neither is converted.
 
 DOCX: body paragraphs and tables in document order (nested tables included, merged cells
 once, cells joined with " | "; a vertically merged cell's text on the row that starts the
@@ -11,11 +14,18 @@ yields its visible text and fetches nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree.ElementTree import ParseError
 
-from assets.processing.datatypes import Segment
+from formats.errors import ExtractionFailed
+from formats.kinds import FileKind
+from formats.limits import ReadLimits
+from formats.registry import Format
+from formats.segments import Segment
+from formats.zipguard import UnsafeArchive, check_zip_container
 
 SEGMENT_TARGET_CHARS = 16_000
 
@@ -23,8 +33,7 @@ SEGMENT_TARGET_CHARS = 16_000
 def iter_docx_segments(path: Path) -> Iterator[Segment]:
     """Yield DOCX body text in segments of about 16k characters, then headers and footers.
 
-    Library errors propagate; ``extraction.extract_segments`` turns them into
-    ExtractionFailed.
+    Library errors propagate; ``read_office`` turns them into ExtractionFailed.
     """
     import docx
 
@@ -125,3 +134,61 @@ def _pptx_shape_lines(shapes: Iterable[Any]) -> Iterator[str]:
                 text = "".join(run.text for run in paragraph.runs).strip() or paragraph.text.strip()
                 if text:
                     yield text
+
+
+def read_office(
+    path: Path,
+    limits: ReadLimits,
+    *,
+    label: str,
+    iterator: Callable[[Path], Iterator[Segment]],
+) -> Iterator[Segment]:
+    """The segments of an Office container, after its zip-bomb check; ExtractionFailed for
+    a container over the bounds or one the library cannot read."""
+    try:
+        check_zip_container(path, limits=limits.zip)
+    except UnsafeArchive as error:
+        raise ExtractionFailed(f"{label} refused: {error}") from error
+    try:
+        yield from iterator(path)
+    except ExtractionFailed:
+        raise
+    except (zipfile.BadZipFile, KeyError, ValueError, ParseError, OSError) as error:
+        raise ExtractionFailed(f"{label} is damaged or unreadable: {error}") from error
+    except MemoryError:
+        raise
+    except Exception as error:
+        # lxml's XMLSyntaxError, python-docx/pptx PackageNotFoundError and friends: all mean
+        # "cannot be read"; the task records the message instead of crashing.
+        raise ExtractionFailed(f"{label} is damaged or unreadable: {error}") from error
+
+
+def _read_docx(path: Path, limits: ReadLimits) -> Iterator[Segment]:
+    return read_office(path, limits, label="DOCX", iterator=iter_docx_segments)
+
+
+def _read_pptx(path: Path, limits: ReadLimits) -> Iterator[Segment]:
+    return read_office(path, limits, label="PPTX", iterator=iter_pptx_segments)
+
+
+# Windows browsers declare an Office file as a ZIP archive.
+ZIP_MEDIA_TYPES = frozenset({"application/zip", "application/x-zip-compressed"})
+
+FORMATS = (
+    Format(
+        kind=FileKind.DOCX,
+        media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        other_media_types=ZIP_MEDIA_TYPES,
+        extensions=(".docx",),
+        zip_main_part="word/document.xml",
+        read=_read_docx,
+    ),
+    Format(
+        kind=FileKind.PPTX,
+        media_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        other_media_types=ZIP_MEDIA_TYPES,
+        extensions=(".pptx",),
+        zip_main_part="ppt/presentation.xml",
+        read=_read_pptx,
+    ),
+)

@@ -1,4 +1,5 @@
-"""Character-encoding detection and streamed decoding for text-based assets.
+"""Character-encoding detection and streamed decoding of text files: one rule for the
+asset pipeline and the register import (formats/text.py).
 
 Order of evidence, strongest first: a byte-order mark (UTF-8/16/32); the NUL pattern of
 BOM-less UTF-16/32 (such files are full of NULs yet still "valid" UTF-8, so a naive decode

@@ -1,0 +1,17 @@
+"""A piece of a file's text, as every reader yields it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A piece of extracted text and where it came from ("page 3", "sheet Revenue", or None).
+
+    Consecutive segments with the same location are one continuous text: extractors end a
+    segment at a natural boundary (newline) so that joining them needs no separator.
+    """
+
+    text: str
+    location: str | None = None
