@@ -264,10 +264,17 @@ def compiled(po_file: Path, language: str) -> bytes:
     return buffer.getvalue()
 
 
-def mo_messages(mo: bytes) -> tuple[str, list[tuple[object, object]]]:
+def mo_messages(mo: bytes) -> tuple[str, dict[tuple[str, ...], tuple[str, ...]]]:
     """What a compiled catalog holds: its plural rule and its translations (header aside)."""
     catalog = read_mo(BytesIO(mo))
-    return catalog.plural_forms, sorted((m.id, m.string) for m in catalog if m.id)
+    return catalog.plural_forms, {
+        _forms(message.id): _forms(message.string) for message in catalog if message.id
+    }
+
+
+def _forms(text: object) -> tuple[str, ...]:
+    # A plural's msgid and msgstr are sequences, a singular's one string.
+    return (text,) if isinstance(text, str) else tuple(str(form) for form in text)  # type: ignore[attr-defined]
 
 
 def _same(path: Path, content: bytes) -> bool:
