@@ -119,7 +119,7 @@ def _question_lines(tree: ast.AST) -> set[int]:
     }
 
 
-def _check_all_read(tree: ast.AST, reference: str, extracted: set[str]) -> None:
+def check_all_read(tree: ast.AST, reference: str, extracted: set[str]) -> None:
     """Every marker call of the module is one Babel extracted (nothing is silently lost)."""
     for call in _marker_calls(tree):
         first = call.args[0]
@@ -156,7 +156,7 @@ def _marked_in(
         return
     reference = path.relative_to(ROOT).as_posix()
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    _check_all_read(
+    check_all_read(
         tree,
         reference,
         {text for result in results for text in _texts(result[2])},

@@ -3,6 +3,7 @@ catalogs in step with the code."""
 
 from __future__ import annotations
 
+import ast
 import gettext as gnu_gettext
 from collections.abc import Iterator
 from io import BytesIO
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -23,8 +25,11 @@ from gdpr.i18n import (
 )
 from gdpr.i18n.catalog import LOCALE_DIR, TEMPLATES_DIR, translations_from
 from gdpr.i18n.extract import (
+    KEYWORDS,
     PLACEHOLDER,
     TRANSLATED_LANGUAGES,
+    ExtractionError,
+    check_all_read,
     compiled,
     extract_messages,
     mo_messages,
@@ -179,3 +184,24 @@ def test_a_complete_language_translates_every_msgid() -> None:
         if message.fuzzy or not all(text for _, text in pairs(message))
     ]
     assert not untranslated
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "title = f\"{_('Contents')}: {name}\"\n",
+        'text = _("Name: {name}", name=name or to_be_completed(_("controller name")))\n',
+        'text = _(f"Hello {name}")\n',
+    ],
+)
+def test_a_marker_babel_cannot_read_stops_the_extraction(source: str) -> None:
+    """Babel's extractor skips these silently; the text would stay English in every language."""
+    extracted = {
+        text
+        for _lineno, message, _comments, _context in extract(
+            "python", BytesIO(source.encode()), keywords=KEYWORDS
+        )
+        for text in ((message,) if isinstance(message, str) else message)
+    }
+    with pytest.raises(ExtractionError, match=r"module\.py:1"):
+        check_all_read(ast.parse(source), "module.py", extracted)
