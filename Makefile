@@ -19,7 +19,7 @@ SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext
 # a Debian tool, or measured slow): no root, no system-deps.
 FAST_TIERS := not slow
 
-.PHONY: install lock system-deps run test test-fast lint format messages bench clean-data e5-engine
+.PHONY: install lock system-deps run test test-fast lint format messages catalogs bench clean-data e5-engine
 
 # --inexact: uv leaves what the lock does not list (pip, uv itself) in the venv.
 # --compile-bytecode: uv writes no .pyc by itself, and where PYTHONDONTWRITEBYTECODE is set
@@ -70,18 +70,25 @@ MYPY_ENV := DATABASE_URL=postgres://lint@localhost/lint REDIS_URL=redis://localh
 	SECRET_KEY=lint EVIDENCE_SIGNING_KEY=lint
 
 # ruff; the import contracts of pyproject.toml (layers, gdpr framework-free); mypy (gdpr/,
-# the services); the admin's translations: every marked string in every .po, .mo compiled.
+# the services); the documents' catalogs as `make catalogs` builds them; the admin's
+# translations: every marked string in every .po, .mo compiled.
 lint: install system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	env $(MYPY_ENV) $(BIN)/mypy
+	$(BIN)/python -m gdpr.i18n.extract --check
 	env $(MYPY_ENV) DJANGO_SETTINGS_MODULE=config.settings.base $(BIN)/python -m django messages --check
 
 # The admin's catalogs (locale/): makemessages for de/fr/es/it, then compilemessages. The
 # compiled .mo files are committed: running the service needs no gettext.
 messages: install system-deps
 	env $(MYPY_ENV) DJANGO_SETTINGS_MODULE=config.settings.base $(BIN)/python -m django messages
+
+# The documents' catalogs (gdpr/i18n/locale/), with Babel: extract from the sources babel.cfg
+# lists, update every .po, compile every .mo (committed: running the service needs no Babel).
+catalogs: install
+	$(BIN)/python -m gdpr.i18n.extract
 
 format: install
 	$(BIN)/ruff format .

@@ -10,7 +10,6 @@ on any `.po` entry no longer used, and on a `.mo` that is not the compilation of
 
 from __future__ import annotations
 
-import ast
 import gettext as gnu_gettext
 import os
 import shutil
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from babel.messages.pofile import read_po
 from django.conf import settings
 from django.core.management import call_command
 from django.test.utils import override_settings
@@ -51,49 +51,27 @@ class Entry:
         return not self.fuzzy and bool(self.translations) and all(self.translations)
 
 
-def read_po(path: Path) -> dict[tuple[str, str, str], Entry]:
-    """The entries of a `.po` file (the header and obsolete `#~` entries left out)."""
-    entries: list[Entry] = []
-    current: Entry | None = None
-    target: str | None = None
-    fuzzy = False
-
-    def finish() -> None:
-        if current is not None and current.msgid:
-            entries.append(current)
-
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#~"):
+def catalog_entries(path: Path) -> dict[tuple[str, str, str], Entry]:
+    """The entries of a `.po` file read with Babel (the header and obsolete entries left out)."""
+    with path.open("rb") as handle:
+        catalog = read_po(handle, ignore_obsolete=True)
+    entries = []
+    for message in catalog:
+        if not message.id:
             continue
-        if line.startswith("#,"):
-            fuzzy = "fuzzy" in line
-            continue
-        if line.startswith("#"):
-            continue
-        keyword, _, rest = line.partition(" ")
-        if line.startswith('"'):
-            keyword, rest = "", line
-        value = ast.literal_eval(rest) if rest.startswith('"') else ""
-        if keyword in ("msgctxt", "msgid") and (keyword == "msgctxt" or target != "msgctxt"):
-            finish()
-            current = Entry(msgid="", fuzzy=fuzzy)
-            fuzzy = False
-        if current is None:
-            continue
-        if keyword:
-            target = keyword
-            if keyword.startswith("msgstr"):
-                current.translations.append("")
-        if target == "msgctxt":
-            current.context += value
-        elif target == "msgid":
-            current.msgid += value
-        elif target == "msgid_plural":
-            current.plural += value
-        elif target and target.startswith("msgstr"):
-            current.translations[-1] += value
-    finish()
+        singular, plural = (
+            (message.id, "") if isinstance(message.id, str) else (message.id[0], message.id[1])
+        )
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        entries.append(
+            Entry(
+                msgid=singular,
+                context=message.context or "",
+                plural=plural,
+                translations=[text or "" for text in strings],
+                fuzzy=message.fuzzy,
+            )
+        )
     return {entry.key: entry for entry in entries}
 
 
@@ -189,8 +167,8 @@ def catalog_problems(root: Path | None = None) -> list[str]:
             for domain in DOMAINS:
                 committed_file = catalog_path(root, language, domain)
                 where = committed_file.relative_to(root)
-                committed = read_po(committed_file) if committed_file.exists() else {}
-                marked = read_po(catalog_path(copy, language, domain))
+                committed = catalog_entries(committed_file) if committed_file.exists() else {}
+                marked = catalog_entries(catalog_path(copy, language, domain))
                 for key in marked.keys() - committed.keys():
                     problems.append(f"{where}: missing {key[1]!r} (run `make messages`)")
                 for key in committed.keys() - marked.keys():

@@ -151,12 +151,12 @@ def compose_register(
             overview,
         )
     )
+    article = mid_sentence(_("Art. 30(1)"))
     for name, context in activities:
         number += 1
         sections.append(
             join_blocks(
-                f"## {number}. {_(ACTIVITY_SECTION_PREFIX)}{escape_inline(name)}"
-                f" ({mid_sentence(_('Art. 30(1)'))})",
+                f"## {number}. {_(ACTIVITY_SECTION_PREFIX)}{escape_inline(name)} ({article})",
                 *(item_draft(document_type, item_id, context).markdown for item_id in per_activity),
             )
         )

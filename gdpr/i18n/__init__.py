@@ -1,12 +1,12 @@
 """Documents in the reader's language: en, de, fr, es, it (issue 18).
 
 - `languages`: the supported languages and COMPLETE_LANGUAGES (those the API accepts);
-- `translation`: the language of the current composition (`activate`), `_()` and `N_()`;
-- `catalog`: gettext `.po` catalogs under `locale/<lang>/<domain>.po`;
+- `translation`: the language of the current composition (`activate`), `_()`, `N_()` and
+  `ngettext()` (a text with a count, in the form the language's plural rule asks for);
+- `catalog`: the compiled gettext catalogs `locale/<lang>/<domain>.mo`, read with `gettext`;
 - `citations`: article references in each language's official form;
 - `formats`: dates and numbers in each language's conventions;
-- `terms`: the GDPR's official terms per language (its official language versions);
-- `extract`: `python -m gdpr.i18n.extract` writes the templates and updates the catalogs.
+- `extract`: `python -m gdpr.i18n.extract` (make catalogs) builds every catalog with Babel.
 """
 
 from gdpr.i18n.citations import cite, localize_citations, mid_sentence
@@ -35,6 +35,7 @@ from gdpr.i18n.translation import (
     gettext,
     gettext_noop,
     in_every_language,
+    ngettext,
 )
 
 __all__ = [
@@ -60,5 +61,6 @@ __all__ = [
     "localize_citations",
     "lower_label",
     "mid_sentence",
+    "ngettext",
     "punct",
 ]

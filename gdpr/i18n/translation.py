@@ -4,11 +4,13 @@
 so concurrent compositions in threads or tasks do not see each other's language); writers
 call `_("...")` or `_("... {name}", name=value)` without threading the language through
 every function. Strings evaluated at import time (declarations, label tables) are marked
-with `N_()` for the extractor and translated where they are shown, with `_(value)`.
+with `N_()` for the extractor and translated where they are shown, with `_(value)`. A text
+with a count is marked with `ngettext("{days} day left.", "{days} days left.", n, days=n)`:
+the form follows each language's plural rule (French: 0 and 1 are singular).
 
 In English `_()` returns the msgid itself, formatted: the English text is the code's own.
-In another language the msgstr of the merged catalog (all domains) is used; an untranslated
-msgid falls back to English. Article references written in the English short form
+In another language the compiled catalog (all domains, `catalog.py`) translates it; an
+untranslated msgid falls back to English. Article references written in the English short form
 ("Art. 6(1)(f)") are rendered in the language's official citation form.
 """
 
@@ -19,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from gdpr.i18n.catalog import catalog
+from gdpr.i18n.catalog import catalog, typeset
 from gdpr.i18n.citations import localize_citations
 from gdpr.i18n.languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 
@@ -69,7 +71,32 @@ def gettext(message: str, /, **values: object) -> str:
     language = _LANGUAGE.get()
     text = message
     if language != DEFAULT_LANGUAGE:
-        text = localize_citations(catalog(language).get(message) or message, language)
+        text = _localized(language, message, catalog(language).gettext(message))
+    return _filled(text, values)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of `singular`/`plural` for the count `n` in the current language, filled.
+
+    The count is shown through a placeholder like any value (`days=n`), so that the
+    language's number format applies where the caller formats it.
+    """
+    language = _LANGUAGE.get()
+    text = singular if n == 1 else plural
+    if language != DEFAULT_LANGUAGE:
+        text = _localized(language, text, catalog(language).ngettext(singular, plural, n))
+    return _filled(text, values)
+
+
+def _localized(language: str, english: str, found: str) -> str:
+    # The catalog answers the English text itself when it has no translation: typography is
+    # the translation's, but citations are rewritten in both (the English text uses the
+    # short form "Art. 6(1)(f)" whatever the language).
+    text = typeset(language, found) if found != english else english
+    return localize_citations(text, language)
+
+
+def _filled(text: str, values: dict[str, object]) -> str:
     if not values:
         return text
     return _PLACEHOLDER.sub(

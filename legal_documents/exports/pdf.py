@@ -109,6 +109,7 @@ def _print_html(markdown: str, meta: ExportMeta) -> str:
     # repeat="1" repeats a long table's header row on every page it spans. The body is the
     # sanitizer's output, where a literal "<table>" can only be a tag (text "<" is escaped).
     body = body.replace("<table>", '<table repeat="1">')
+    contents = _("Contents")
     footer = (
         f"{escape(meta.document_title)} \N{MIDDLE DOT} v{int(meta.version)}"
         f" \N{MIDDLE DOT} {escape(_(STAGE_LABELS.get(meta.stage, meta.stage)))} \N{EN DASH} "
@@ -136,7 +137,7 @@ def _print_html(markdown: str, meta: ExportMeta) -> str:
 {metadata_table_html(meta)}
 </table>
 <pdf:nextpage />
-<p class="contents-heading">{escape(_("Contents"))}</p>
+<p class="contents-heading">{escape(contents)}</p>
 <pdf:toc />
 <pdf:nextpage />
 {body}

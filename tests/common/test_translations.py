@@ -16,7 +16,7 @@ from django.utils import translation
 
 from common.admin_errors import admin_message
 from common.model_labels import FIELD_LABELS, MODEL_LABELS, our_models
-from common.translations import TRANSLATED, catalog_path, catalog_problems, read_po
+from common.translations import TRANSLATED, catalog_entries, catalog_path, catalog_problems
 from legal_documents.exceptions import DocumentHasNoContent, GenerationLimitReached
 
 ROOT = Path(settings.BASE_DIR)
@@ -77,7 +77,7 @@ def test_an_empty_or_fuzzy_translation_and_a_stale_mo_fail_the_check(
 
 
 def test_the_po_reader_reads_plurals_contexts_and_multiline_strings() -> None:
-    entries = read_po(catalog_path(ROOT, "es", "django"))
+    entries = catalog_entries(catalog_path(ROOT, "es", "django"))
     saved = entries[("", "%(count)d answer saved.", "%(count)d answers saved.")]
     assert saved.translations == [
         "%(count)d respuesta guardada.",

@@ -1,10 +1,19 @@
-"""Catalogs: the .po reader/writer, fallback to English, and catalogs in step with the code."""
+"""Catalogs: built with Babel, compiled catalogs read with gettext, fallback to English, and
+catalogs in step with the code."""
 
 from __future__ import annotations
 
+import ast
+import gettext as gnu_gettext
+from collections.abc import Iterator
+from io import BytesIO
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
 
 import gdpr
 from gdpr.i18n import (
@@ -14,52 +23,82 @@ from gdpr.i18n import (
     current_language,
     translation,
 )
-from gdpr.i18n.catalog import (
-    LOCALE_DIR,
-    TEMPLATES_DIR,
-    Entry,
-    catalog_from,
-    format_po,
-    parse_po,
-    read_po,
+from gdpr.i18n.catalog import LOCALE_DIR, TEMPLATES_DIR, translations_from
+from gdpr.i18n.extract import (
+    KEYWORDS,
+    PLACEHOLDER,
+    TRANSLATED_LANGUAGES,
+    ExtractionError,
+    check_all_read,
+    compiled,
+    extract_messages,
+    mo_messages,
 )
-from gdpr.i18n.extract import PLACEHOLDER, TRANSLATED_LANGUAGES, extract_messages
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 
-def test_a_po_file_reads_back_what_was_written() -> None:
-    entries = [
-        Entry(msgid="", msgstr="Language: de\n"),
-        Entry(
-            msgid='Two "lines"\nwith a \\ backslash {name}',
-            msgstr="Zwei\nZeilen {name}",
-            references=["gdpr/a.py", "gdpr/b.py"],
-            flags=["python-brace-format"],
-        ),
-        Entry(msgid="Untranslated", msgstr=""),
-        Entry(msgid="Gone", msgstr="Weg", obsolete=True),
+def catalog_messages(path: Path) -> list[Message]:
+    """The messages of a .po/.pot file (header and obsolete entries left out)."""
+    language = None if path.suffix == ".pot" else path.parent.name
+    catalog = read_po(BytesIO(path.read_bytes()), locale=language, ignore_obsolete=True)
+    return [message for message in catalog if message.id]
+
+
+def pairs(message: Message) -> Iterator[tuple[str, str]]:
+    """(English text, its translation) of each form of a message."""
+    if isinstance(message.id, str):
+        yield message.id, str(message.string)
+        return
+    singular, plural = message.id
+    for index, text in enumerate(message.string):
+        yield (singular if index == 0 else plural), text
+
+
+def test_every_committed_mo_is_compiled_from_its_po() -> None:
+    """Fails when a .po was edited without `make catalogs` (the service reads the .mo)."""
+    stale = [
+        str(po_file.relative_to(LOCALE_DIR))
+        for language in TRANSLATED_LANGUAGES
+        for po_file in sorted((LOCALE_DIR / language).glob("*.po"))
+        if not po_file.with_suffix(".mo").exists()
+        or mo_messages(po_file.with_suffix(".mo").read_bytes())
+        != mo_messages(compiled(po_file, language))
     ]
-    assert parse_po(format_po(entries)) == entries
+    assert not stale, "run `make catalogs`: " + "; ".join(stale)
 
 
 def test_fuzzy_and_empty_translations_fall_back_to_english(tmp_path: Path) -> None:
-    (tmp_path / "common.po").write_text(
-        format_po(
-            [
-                Entry(msgid="Controller", msgstr="Verantwortlicher"),
-                Entry(msgid="Recipients", msgstr="Empfänger", flags=["fuzzy"]),
-                Entry(msgid="Retention", msgstr=""),
-            ]
-        ),
-        encoding="utf-8",
-    )
-    assert catalog_from(tmp_path) == {"Controller": "Verantwortlicher"}
+    catalog = Catalog(locale="de")
+    catalog.add("Controller", "Verantwortlicher")
+    catalog.add("Recipients", "Empfänger", flags=["fuzzy"])
+    catalog.add("Retention", "")
+    po_file = tmp_path / "common.po"
+    with po_file.open("wb") as handle:
+        write_po(handle, catalog)
+    mo_file = tmp_path / "common.mo"
+    mo_file.write_bytes(compiled(po_file, "de"))
+    german = translations_from([mo_file])
+    assert german.gettext("Controller") == "Verantwortlicher"
+    assert german.gettext("Recipients") == "Recipients"
+    assert german.gettext("Retention") == "Retention"
+
+
+def _compiled_catalog(language: str, translated: dict[str, str]) -> gnu_gettext.GNUTranslations:
+    catalog = Catalog(locale=language)
+    for msgid, msgstr in translated.items():
+        catalog.add(msgid, msgstr)
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gnu_gettext.GNUTranslations(buffer)
 
 
 def test_translated_text_gets_its_placeholders_and_citations(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    german = {"Basis: {basis} (Art. 6(1)(f))": "Grundlage: {basis} (Art. 6(1)(f))"}
+    german = _compiled_catalog(
+        "de", {"Basis: {basis} (Art. 6(1)(f))": "Grundlage: {basis} (Art. 6(1)(f))"}
+    )
     monkeypatch.setattr(translation, "catalog", lambda language: german)
     with activate("de"):
         # The user's value is inserted as given: neither a placeholder nor a citation.
@@ -100,7 +139,7 @@ def test_every_catalog_holds_every_msgid_of_the_code() -> None:
             LOCALE_DIR / language / f"{domain}.po" for language in TRANSLATED_LANGUAGES
         ]
         for path in files:
-            present = {e.msgid for e in read_po(path) if e.msgid and not e.obsolete}
+            present = {message.id for message in catalog_messages(path)}
             missing = set(messages) - present
             if missing:
                 problems.append(f"{path.relative_to(LOCALE_DIR)}: {len(missing)} missing")
@@ -109,12 +148,11 @@ def test_every_catalog_holds_every_msgid_of_the_code() -> None:
 
 def test_translations_keep_the_placeholders_of_their_msgid() -> None:
     wrong = [
-        f"{path.relative_to(LOCALE_DIR)}: {entry.msgid!r}"
+        f"{path.relative_to(LOCALE_DIR)}: {msgid!r}"
         for path in LOCALE_DIR.glob("*/*.po")
-        for entry in read_po(path)
-        if entry.msgid
-        and entry.msgstr
-        and set(PLACEHOLDER.findall(entry.msgid)) != set(PLACEHOLDER.findall(entry.msgstr))
+        for message in catalog_messages(path)
+        for msgid, msgstr in pairs(message)
+        if msgstr and set(PLACEHOLDER.findall(msgid)) != set(PLACEHOLDER.findall(msgstr))
     ]
     assert not wrong
 
@@ -122,16 +160,15 @@ def test_translations_keep_the_placeholders_of_their_msgid() -> None:
 def test_translations_keep_the_surrounding_whitespace_of_their_msgid() -> None:
     """A msgid like "Legal basis: " is followed by more text; its translation must be too."""
     wrong = [
-        f"{path.relative_to(LOCALE_DIR)}: {entry.msgid!r}"
+        f"{path.relative_to(LOCALE_DIR)}: {msgid!r}"
         for path in LOCALE_DIR.glob("*/*.po")
-        for entry in read_po(path)
-        if entry.msgid
-        and entry.msgstr
+        for message in catalog_messages(path)
+        for msgid, msgstr in pairs(message)
+        if msgstr
         and (
-            entry.msgid[: len(entry.msgid) - len(entry.msgid.lstrip())]
-            != entry.msgstr[: len(entry.msgstr) - len(entry.msgstr.lstrip())]
-            or entry.msgid[len(entry.msgid.rstrip()) :]
-            != entry.msgstr[len(entry.msgstr.rstrip()) :]
+            msgid[: len(msgid) - len(msgid.lstrip())]
+            != msgstr[: len(msgstr) - len(msgstr.lstrip())]
+            or msgid[len(msgid.rstrip()) :] != msgstr[len(msgstr.rstrip()) :]
         )
     ]
     assert not wrong
@@ -139,11 +176,32 @@ def test_translations_keep_the_surrounding_whitespace_of_their_msgid() -> None:
 
 def test_a_complete_language_translates_every_msgid() -> None:
     untranslated = [
-        f"{language}/{path.name}: {entry.msgid!r}"
+        f"{language}/{path.name}: {message.id!r}"
         for language in COMPLETE_LANGUAGES
         if language != "en"
         for path in (LOCALE_DIR / language).glob("*.po")
-        for entry in read_po(path)
-        if entry.msgid and not entry.obsolete and not entry.translated
+        for message in catalog_messages(path)
+        if message.fuzzy or not all(text for _, text in pairs(message))
     ]
     assert not untranslated
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "title = f\"{_('Contents')}: {name}\"\n",
+        'text = _("Name: {name}", name=name or to_be_completed(_("controller name")))\n',
+        'text = _(f"Hello {name}")\n',
+    ],
+)
+def test_a_marker_babel_cannot_read_stops_the_extraction(source: str) -> None:
+    """Babel's extractor skips these silently; the text would stay English in every language."""
+    extracted = {
+        text
+        for _lineno, message, _comments, _context in extract(
+            "python", BytesIO(source.encode()), keywords=KEYWORDS
+        )
+        for text in ((message,) if isinstance(message, str) else message)
+    }
+    with pytest.raises(ExtractionError, match=r"module\.py:1"):
+        check_all_read(ast.parse(source), "module.py", extracted)

@@ -9,7 +9,7 @@ import pytest
 import gdpr
 from gdpr.i18n import SUPPORTED_LANGUAGES, activate, cite, localize_citations
 from gdpr.i18n.formats import format_date, format_datetime, format_decimal, format_number
-from gdpr.i18n.terms import ITEM_TERMS, TERMS, term, term_forms
+from tests.gdpr.official_terms import ITEM_TERMS, TERMS, term, term_forms
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 

@@ -3,8 +3,8 @@
 For each language of COMPLETE_LANGUAGES (a translator adds theirs when done) and each of the
 six types with full inputs: after removing the user's input values, no sentence of the
 composed document is in another language (function-word count, `gdpr.i18n.detect`); the
-document carries the official term (`gdpr.i18n.terms`) of every checklist item; and its
-completeness report is complete.
+document carries the official term (`tests/gdpr/official_terms.py`) of every checklist
+item; and its completeness report is complete.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from gdpr.composition.assessments.national_lists import NATIONAL_LISTS
 from gdpr.doctypes.examples import EXAMPLES
 from gdpr.i18n import COMPLETE_LANGUAGES, _, activate
 from gdpr.i18n.detect import foreign_sentences, sentence_language, without_values
-from gdpr.i18n.terms import ITEM_TERMS, term_forms
+from tests.gdpr.official_terms import ITEM_TERMS, term_forms
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 TYPES = sorted(gdpr.DOCUMENT_TYPES)

@@ -9,7 +9,7 @@ create body a DPO of that language would send. Add a set to `FACT_SETS` to exten
 tests/legal_documents/test_invariance.py.
 
 The translations use the GDPR's official terms in each language where the Regulation has
-one (gdpr/i18n/terms.py) and the wording a DPO of that country writes otherwise.
+one (tests/gdpr/official_terms.py) and the wording a DPO of that country writes otherwise.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from gdpr.i18n import (
     format_datetime,
     format_decimal,
     format_number,
+    ngettext,
     punct,
 )
 
@@ -100,9 +101,13 @@ def write_deadline(context: CompositionContext) -> str:
     notified = notified_at(context)
     if notified is not None and notified_late(context):
         overdue = (notified - deadline.deadline).total_seconds() / 3600
-        status = _(
+        # The count is the number shown: rounded to whole hours.
+        status = ngettext(
+            "Notified at {notified}, {overdue} hour after the deadline. Reasons "
+            "for the delay (Art. 33(1)): ",
             "Notified at {notified}, {overdue} hours after the deadline. Reasons "
             "for the delay (Art. 33(1)): ",
+            round(overdue),
             notified=format_datetime(notified),
             overdue=format_decimal(overdue, 0),
         ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
@@ -111,15 +116,20 @@ def write_deadline(context: CompositionContext) -> str:
             "Notified at {notified}, within the 72 hours.", notified=format_datetime(notified)
         )
     elif deadline.passed:
-        status = _(
+        status = ngettext(
+            "At {now} the deadline has passed by {hours_overdue} hour. Reasons "
+            "for the delay (Art. 33(1)): ",
             "At {now} the deadline has passed by {hours_overdue} hours. Reasons "
             "for the delay (Art. 33(1)): ",
+            round(deadline.hours_overdue),
             now=format_datetime(deadline.now),
             hours_overdue=format_decimal(deadline.hours_overdue, 0),
         ) + text_or_marker(context, "delayReasons", _("the reasons for the delay"))
     else:
-        status = _(
+        status = ngettext(
+            "At {now}, {hours_remaining} hour remains before the deadline.",
             "At {now}, {hours_remaining} hours remain before the deadline.",
+            round(deadline.hours_remaining),
             now=format_datetime(deadline.now),
             hours_remaining=format_decimal(deadline.hours_remaining, 0),
         )

@@ -35,10 +35,11 @@ def text_or_marker(context: CompositionContext, key: str, needed: str) -> str:
 def controller_identity(context: CompositionContext) -> str:
     """Name and contact details of the controller; marked when either is missing."""
     name = context.company_name
+    missing_name = _("controller name")
     lines = [
         _(
             "- **Name:** {name}",
-            name=escape_inline(name) if name else to_be_completed(_("controller name")),
+            name=escape_inline(name) if name else to_be_completed(missing_name),
         ),
         _("- **Contact details:** ")
         + (context.inline("companyDetails") or to_be_completed(_("address, e-mail and telephone"))),

@@ -21,7 +21,7 @@ from gdpr.composition.writers.data_processing_agreement_annexes import (
     write_termination,
     write_transfers,
 )
-from gdpr.i18n import _
+from gdpr.i18n import _, ngettext
 
 DEFAULT_BREACH_HOURS = 24
 DEFAULT_DELETION_DAYS = 30
@@ -151,11 +151,16 @@ def write_subprocessors(context: CompositionContext) -> str:
         )
         + marker(_("the notice period in days (Art. 28(2))"))
         if general and days is None
-        else _(
+        else ngettext(
+            "The controller gives general written authorisation to engage "
+            "sub-processors. The processor informs the controller of any intended "
+            "addition or replacement at least {days} day in advance, giving the "
+            "controller the opportunity to object.",
             "The controller gives general written authorisation to engage "
             "sub-processors. The processor informs the controller of any intended "
             "addition or replacement at least {days} days in advance, giving the "
             "controller the opportunity to object.",
+            int(days),
             days=int(days),
         )
         if general
@@ -187,13 +192,20 @@ def write_dsr_assistance(context: CompositionContext) -> str:
 
 def write_compliance_assistance(context: CompositionContext) -> str:
     hours = context.value("breachNotificationHours") or DEFAULT_BREACH_HOURS
-    return _(
+    return ngettext(
+        "The processor assists the controller in ensuring compliance with Art. "
+        "32 to 36: security of processing; notifying personal data breaches to "
+        "the controller without undue delay and within {hours} hour of "
+        "becoming aware of them, with the information of Art. 33(3); "
+        "communication to data subjects; data protection impact assessments "
+        "and prior consultation.",
         "The processor assists the controller in ensuring compliance with Art. "
         "32 to 36: security of processing; notifying personal data breaches to "
         "the controller without undue delay and within {hours} hours of "
         "becoming aware of them, with the information of Art. 33(3); "
         "communication to data subjects; data protection impact assessments "
         "and prior consultation.",
+        int(hours),
         hours=int(hours),
     )
 
@@ -236,9 +248,12 @@ def write_deletion(context: CompositionContext) -> str:
     )
     return join_blocks(
         obligation,
-        _(
+        ngettext(
+            "The processor does so within {days} day and confirms the deletion to the"
+            " controller in writing.",
             "The processor does so within {days} days and confirms the deletion to the"
             " controller in writing.",
+            days,
             days=days,
         ),
     )

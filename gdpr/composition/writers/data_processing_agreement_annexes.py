@@ -34,7 +34,7 @@ from gdpr.composition.transfers import (
     describe_instrument,
 )
 from gdpr.composition.writers.common import list_or_marker, text_or_marker
-from gdpr.i18n import N_, _, current_language, punct
+from gdpr.i18n import N_, _, current_language, ngettext, punct
 
 # Annex III must describe these Art. 32(1) families; "testing" is 32(1)(d).
 REQUIRED_FAMILIES = ("encryption", "access-control", "backup", "testing")
@@ -103,11 +103,16 @@ def _clause_9(context: CompositionContext) -> str:
                 " informs the data exporter in writing of any intended addition or replacement"
                 " of sub-processors in advance: "
             ) + marker(_("the notice period in days (Clause 9(a))"))
-        return _(
+        return ngettext(
+            "Clause 9(a), Option 2 (general written authorisation): the data importer informs"
+            " the data exporter in writing of any intended addition or replacement of"
+            " sub-processors at least {days} day in advance, giving it time to object before"
+            " the sub-processor is engaged.",
             "Clause 9(a), Option 2 (general written authorisation): the data importer informs"
             " the data exporter in writing of any intended addition or replacement of"
             " sub-processors at least {days} days in advance, giving it time to object before"
             " the sub-processor is engaged.",
+            days,
             days=days,
         )
     if days is None:
@@ -116,10 +121,14 @@ def _clause_9(context: CompositionContext) -> str:
             " the request for specific authorisation, with the information the data exporter"
             " needs to decide, before engaging a sub-processor: "
         ) + marker(_("the time period before the engagement, in days (Clause 9(a))"))
-    return _(
+    return ngettext(
+        "Clause 9(a), Option 1 (specific prior authorisation): the data importer submits the"
+        " request for specific authorisation, with the information the data exporter needs to"
+        " decide, at least {days} day before engaging a sub-processor.",
         "Clause 9(a), Option 1 (specific prior authorisation): the data importer submits the"
         " request for specific authorisation, with the information the data exporter needs to"
         " decide, at least {days} days before engaging a sub-processor.",
+        days,
         days=days,
     )
 
@@ -286,7 +295,13 @@ def write_subprocessor_objection(context: CompositionContext) -> str:
         if not general
         else _("within the notice period")
         if days is None
-        else _("within the {days}-day notice period", days=days)
+        # One English form ("a 1-day period"), two in the other languages ("1 Tag").
+        else ngettext(
+            "within the {days}-day notice period",
+            "within the {days}-day notice period",
+            days,
+            days=days,
+        )
     )
     return _(
         "If the controller objects to an intended sub-processor {when} on "

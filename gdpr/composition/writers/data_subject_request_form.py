@@ -19,7 +19,7 @@ from gdpr.composition.periods import (
 )
 from gdpr.composition.rights import ApplicableRights, applicable_rights, complaint_text
 from gdpr.composition.writers.common import text_or_marker
-from gdpr.i18n import N_, _, format_date
+from gdpr.i18n import N_, _, format_date, ngettext
 
 BLANK = "\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_"
 
@@ -326,19 +326,25 @@ def write_deadline(context: CompositionContext) -> str:
     due = deadline.extended_deadline if extended else deadline.deadline
     status = deadline.status(today=today, extended=extended)
     if status == "overdue":
-        state = _(
+        late = (today - due).days
+        state = ngettext(
+            "**Overdue:** the answer was due by {due} ({days} day ago, on {today}).",
             "**Overdue:** the answer was due by {due} ({days} days ago, on {today}).",
+            late,
             due=format_date(due),
-            days=(today - due).days,
+            days=late,
             today=format_date(today),
         )
     elif status == "due-today":
         state = _("**Due today** ({due}).", due=format_date(due))
     else:
-        state = _(
+        left = (due - today).days
+        state = ngettext(
+            "Status on {today}: pending, {days} day left.",
             "Status on {today}: pending, {days} days left.",
+            left,
             today=format_date(today),
-            days=(due - today).days,
+            days=left,
         )
     reason = None
     if extended:

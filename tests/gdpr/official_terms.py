@@ -6,6 +6,9 @@ not "Recht auf Entfernung". The first form of each entry is the term as the Regu
 further forms are its inflections or the wording of the article the item cites, accepted by
 the stop-word test (`tests/gdpr/test_language_purity.py`), which checks that each document
 carries the term of every checklist item. Matching is case-insensitive on substrings.
+
+Test data and the translators' glossary (docs/i18n/README.md): the service never reads it
+(it was gdpr/i18n/terms.py).
 """
 
 from __future__ import annotations
