@@ -293,13 +293,15 @@ def _legal_bases(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
         bases.extend({"code": code, "wording": text} for code in codes)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not codes and not letters:
-            bases.append(text)
+            # As every register write stores a wording without a code (register.bases), so
+            # that importing the same file again finds the entry unchanged.
+            bases.append({"code": "", "wording": text})
             parsed.problems.append(f"legal basis not recognised (kept as written): '{text}'")
     for text in _values(parsed, cells, "art9_conditions"):
         _, letters = wording.legal_basis(text)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not letters:
-            conditions.append(text)
+            conditions.append({"code": "", "wording": text})
             parsed.problems.append(f"Art. 9(2) condition not recognised (kept): '{text}'")
     if "legal_bases" in cells:
         parsed.values["legal_bases"] = bases
