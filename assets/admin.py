@@ -21,6 +21,7 @@ from assets import services
 from assets.models import Asset, AssetChunk
 from assets.progress import asset_progress
 from common.admin_errors import admin_message
+from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
 from organizations.admin_scoping import OrganizationScopedAdmin
 
@@ -139,7 +140,9 @@ class AssetAdmin(OrganizationScopedAdmin):
 
 
 @admin.register(AssetChunk)
-class AssetChunkAdmin(OrganizationScopedAdmin):
+class AssetChunkAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
+    # Written by ingestion only; an admin may still delete a chunk (as before the mixin).
+    deletable = True
     list_display = ("asset", "index", "location", "short_text")
     list_select_related = ("asset",)
     search_fields = ("text", "asset__original_file_name")
@@ -149,9 +152,3 @@ class AssetChunkAdmin(OrganizationScopedAdmin):
     @admin.display(description=gettext_lazy("Text"))
     def short_text(self, obj: AssetChunk) -> str:
         return obj.text[:120]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

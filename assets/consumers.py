@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from assets.events import organization_assets_group
 from audit.models import Outcome
 from audit.services import record_event
+from common.consumers import ListeningConsumer
 from common.metrics import count_refused_handshake
 from organizations.websocket_auth import (
     CLOSE_UNAUTHENTICATED,
@@ -45,39 +45,11 @@ def authorize(scope: dict[str, Any]) -> tuple[str | None, int | None]:
     return organization_assets_group(membership.organization_id), None
 
 
-class AssetEventsConsumer(AsyncJsonWebsocketConsumer):
+class AssetEventsConsumer(ListeningConsumer):
     """Forwards the organization's asset events as `{"event": NAME, "data": PAYLOAD}`."""
 
-    group_name: str | None = None
-    access_groups: tuple[str, ...] = ()
+    async def authorize(self) -> tuple[str | None, int | None]:
+        refusal = await throttle_handshake(self.scope)
+        return (None, refusal) if refusal is not None else await authorize(self.scope)
 
-    async def connect(self) -> None:
-        group, refusal = None, await throttle_handshake(self.scope)
-        if refusal is None:
-            group, refusal = await authorize(self.scope)
-        await self.accept()
-        if refusal is not None or group is None:
-            await self.close(code=refusal or CLOSE_UNAUTHENTICATED)
-            return
-        self.group_name = group
-        await self.channel_layer.group_add(self.group_name, self.channel_name)
-        self.access_groups = tuple(self.scope.get("access_groups", ()))
-        for access_group in self.access_groups:
-            await self.channel_layer.group_add(access_group, self.channel_name)
-
-    async def disconnect(self, code: int) -> None:
-        if self.group_name is not None:
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            self.group_name = None
-        for access_group in self.access_groups:
-            await self.channel_layer.group_discard(access_group, self.channel_name)
-        self.access_groups = ()
-
-    async def access_ended(self, message: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_UNAUTHENTICATED)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Clients only listen; anything they send is ignored."""
-
-    async def asset_event(self, message: dict[str, Any]) -> None:
-        await self.send_json({"event": message["event"], "data": message["data"]})
+    asset_event = ListeningConsumer.forward_event

@@ -16,6 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from audit.models import AuditEvent
 from audit.services import record_event, verify_chain
+from common.admin_readonly import ReadOnlyAdminMixin
 from organizations.admin_scoping import (
     OrganizationScopedAdmin,
     admin_actor,
@@ -60,7 +61,7 @@ class DocumentFilter(admin.SimpleListFilter):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(OrganizationScopedAdmin):
+class AuditEventAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     """Read-only for everybody, superusers included: the trail is append-only."""
 
     change_list_template = "admin/audit/auditevent/audit_change_list.html"
@@ -85,15 +86,6 @@ class AuditEventAdmin(OrganizationScopedAdmin):
             organization=membership.organization
         ).values_list(Cast("id", output_field=CharField()), flat=True)
         return queryset.filter(object_type="document", object_id__in=visible_documents)
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_urls(self) -> list[URLPattern]:
         chain = path(

@@ -16,16 +16,7 @@ from django.apps import apps
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-OUR_APPS = (
-    "common",
-    "organizations",
-    "audit",
-    "legal_documents",
-    "assets",
-    "webhooks",
-    "register",
-    "compliance",
-)
+from config.apps_list import PROJECT_APPS
 
 APP_LABELS: dict[str, Promise] = {
     "common": _("Service infrastructure"),
@@ -267,7 +258,7 @@ FIELD_LABELS: dict[str, Promise] = {
 
 
 def our_models() -> list[type]:
-    return [model for app in OUR_APPS for model in apps.get_app_config(app).get_models()]
+    return [model for app in PROJECT_APPS for model in apps.get_app_config(app).get_models()]
 
 
 def apply_labels() -> None:

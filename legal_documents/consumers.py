@@ -25,10 +25,10 @@ import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from audit.models import Outcome
 from audit.services import record_event, record_foreign_attempt
+from common.consumers import ListeningConsumer
 from common.metrics import count_refused_handshake
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
@@ -81,41 +81,14 @@ def authorize(scope: dict[str, Any], document_id: str) -> int | None:
     return None if found else CLOSE_NOT_FOUND
 
 
-class DocumentEventsConsumer(AsyncJsonWebsocketConsumer):
+class DocumentEventsConsumer(ListeningConsumer):
     """Forwards the document group's events as `{"event": NAME, "data": PAYLOAD}` frames."""
 
-    group_name: str | None = None
-    access_groups: tuple[str, ...] = ()
-
-    async def connect(self) -> None:
+    async def authorize(self) -> tuple[str | None, int | None]:
         document_id = str(self.scope["url_route"]["kwargs"]["document_id"])
         refusal = await _throttle(self.scope)
         if refusal is None:
             refusal = await authorize(self.scope, document_id)
-        await self.accept()
-        if refusal is not None:
-            await self.close(code=refusal)
-            return
-        self.group_name = document_group(document_id)
-        await self.channel_layer.group_add(self.group_name, self.channel_name)
-        self.access_groups = tuple(self.scope.get("access_groups", ()))
-        for group in self.access_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        return (None, refusal) if refusal is not None else (document_group(document_id), None)
 
-    async def disconnect(self, code: int) -> None:
-        if self.group_name is not None:
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            self.group_name = None
-        for group in self.access_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.access_groups = ()
-
-    async def access_ended(self, message: dict[str, Any]) -> None:
-        """The key was revoked, the user deactivated or the role changed: reconnect needed."""
-        await self.close(code=CLOSE_UNAUTHENTICATED)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Clients only listen; anything they send is ignored."""
-
-    async def document_event(self, message: dict[str, Any]) -> None:
-        await self.send_json({"event": message["event"], "data": message["data"]})
+    document_event = ListeningConsumer.forward_event

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -99,10 +100,13 @@ def document_completeness(document: LegalDocument, markdown: str | None = None) 
     )
 
 
-def composition_inputs(document: LegalDocument) -> dict[str, Any]:
-    """The stored inputs as the writers read them: a client company's current name and
-    details stand for the company the document is written for."""
-    inputs = dict(document.inputs)
+def composition_inputs(
+    document: LegalDocument, *, inputs: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The stored inputs (or `inputs` given for the document) as the writers read them: a
+    client company's current name and details stand for the company the document is written
+    for."""
+    inputs = dict(document.inputs if inputs is None else inputs)
     company = document.client_company  # None (and no query) without a client company
     if company is not None:
         inputs["companyName"] = company.name

@@ -18,13 +18,14 @@ from django.http.request import split_domain_port, validate_host
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 
 from audit.services import Actor
+from common.consumers import CLOSE_UNAUTHENTICATED
 from common.metrics import count_refused_handshake
 from common.throttling import websocket_handshake_allowed
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
 from organizations.events import api_key_group, member_group
 from organizations.models import Membership
 
-CLOSE_UNAUTHENTICATED = 4401
+__all__ = ["CLOSE_UNAUTHENTICATED"]  # defined with the listening consumer (common.consumers)
 CLOSE_TOO_MANY = 4429
 CLOSE_TRY_AGAIN_LATER = 1013  # the limiter (Redis) is unavailable
 

@@ -24,6 +24,7 @@ from rest_framework import serializers as drf
 from simple_history.admin import SimpleHistoryAdmin
 
 from common.admin_errors import report_domain_error
+from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
 from gdpr.composition.recognition import TRANSFER_SAFEGUARDS, is_in_eea, recognise_safeguard
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
@@ -361,7 +362,7 @@ class VendorAdmin(RegisterEntryAdmin):
 
 
 @admin.register(Transfer)
-class TransferAdmin(OrganizationScopedAdmin):
+class TransferAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     """Read-only: the services derive transfers from vendors and recipients."""
 
     list_display = ["recipient", "country", "mechanism", "mechanism_wording", "activity", "vendor"]
@@ -369,12 +370,3 @@ class TransferAdmin(OrganizationScopedAdmin):
     search_fields = ["recipient", "country", "mechanism_wording"]
     list_select_related = ["activity", "vendor"]
     readonly_fields = [field.name for field in Transfer._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

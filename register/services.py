@@ -207,7 +207,8 @@ def activity_update(
     """Change the fields given in `data` (a partial update); the others keep their values.
 
     A write that changes nothing moves no revision and records nothing: documents written
-    from the activity stay current.
+    from the activity stay current. Transfers out of step with the fields are brought in step
+    (recorded as a change of "transfers").
     """
     activity = ProcessingActivity.objects.select_for_update().get(pk=activity.pk)
     changed = _assign(activity, data, ACTIVITY_FIELDS)
@@ -216,9 +217,10 @@ def activity_update(
         save_entry(activity, kind="processing activity")
     if "vendors" in data and _set_vendors(activity, data["vendors"]):
         changed.append("vendors")
+    if sync_activity_transfers(activity=activity) and not changed:
+        changed.append("transfers")  # out of step before (a rule or a Transfer changed)
     if not changed:
         return activity
-    sync_activity_transfers(activity=activity)
     record_change(entry=activity, actor=actor, action="updated", changed_fields=changed)
     return activity
 
@@ -246,14 +248,17 @@ def vendor_create(*, organization: Organization, actor: Actor, data: Mapping[str
 @transaction.atomic
 def vendor_update(*, vendor: Vendor, actor: Actor, data: Mapping[str, Any]) -> Vendor:
     """Change the fields given in `data`; the activities linked to the vendor are announced
-    as changed too (their documents describe it). Nothing changed, nothing recorded."""
+    as changed too (their documents describe it). Nothing changed, nothing recorded; Transfers
+    out of step with the fields are brought in step (recorded as a change of "transfers")."""
     vendor = Vendor.objects.select_for_update().get(pk=vendor.pk)
     changed = _assign(vendor, data, VENDOR_FIELDS)
     _check_name(entry=vendor, kind="vendor")
+    if changed:
+        save_entry(vendor, kind="vendor")
+    if sync_vendor_transfers(vendor=vendor) and not changed:
+        changed.append("transfers")  # out of step before (a rule or a Transfer changed)
     if not changed:
         return vendor
-    save_entry(vendor, kind="vendor")
-    sync_vendor_transfers(vendor=vendor)
     record_change(entry=vendor, actor=actor, action="updated", changed_fields=changed)
     return vendor
 
@@ -321,32 +326,38 @@ def transfers_owner(entry: RegisterEntry) -> dict[str, Any]:
     return {"activity": entry, "vendor": None}
 
 
-def sync_transfers(*, entry: RegisterEntry) -> None:
-    """Create, update and delete the entry's Transfers to match `wanted_transfers`."""
+def sync_transfers(*, entry: RegisterEntry) -> bool:
+    """Create, update and delete the entry's Transfers to match `wanted_transfers`; whether
+    any Transfer was written."""
     owner = transfers_owner(entry)
     wanted = wanted_transfers(entry)
     existing = {(t.recipient, t.country): t for t in Transfer.objects.filter(**owner)}
+    written = False
     for key, fields in wanted.items():
         transfer = existing.get(key)
         if transfer is None:
             Transfer.objects.create(organization_id=entry.organization_id, **owner, **fields)
+            written = True
         elif any(getattr(transfer, name) != value for name, value in fields.items()):
             for name, value in fields.items():
                 setattr(transfer, name, value)
             transfer.save()
+            written = True
     for key, transfer in existing.items():
         if key not in wanted:
             transfer.delete()
+            written = True
+    return written
 
 
-def sync_vendor_transfers(*, vendor: Vendor) -> None:
+def sync_vendor_transfers(*, vendor: Vendor) -> bool:
     """The vendor (and each sub-processor) outside the EEA as a Transfer of the vendor."""
-    sync_transfers(entry=vendor)
+    return sync_transfers(entry=vendor)
 
 
-def sync_activity_transfers(*, activity: ProcessingActivity) -> None:
+def sync_activity_transfers(*, activity: ProcessingActivity) -> bool:
     """Each recipient of the activity outside the EEA as a Transfer of the activity.
 
     Vendors linked to the activity have their own transfers (sync_vendor_transfers).
     """
-    sync_transfers(entry=activity)
+    return sync_transfers(entry=activity)

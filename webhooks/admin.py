@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
+from common.admin_readonly import ReadOnlyAdminMixin
 from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor
 from webhooks import services, ssrf
 from webhooks.events import WEBHOOK_EVENTS
@@ -96,7 +97,7 @@ class WebhookEndpointAdmin(OrganizationScopedAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(OrganizationScopedAdmin):
+class WebhookDeliveryAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     """Read-only: the attempts are a record of what was sent."""
 
     organization_field = "endpoint__organization"
@@ -115,12 +116,3 @@ class WebhookDeliveryAdmin(OrganizationScopedAdmin):
     search_fields = ["event_id", "endpoint__url"]
     list_select_related = ["endpoint"]
     readonly_fields = [field.name for field in WebhookDelivery._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

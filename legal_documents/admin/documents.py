@@ -23,6 +23,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from audit.services import record_event
 from common.admin_errors import report_domain_error
+from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
 from legal_documents.admin.assets import asset_search_view
 from legal_documents.admin.flow import DocumentFlowAdminMixin
@@ -66,19 +67,6 @@ class StaleFilter(admin.SimpleListFilter):
         if self.value() in ("yes", "no"):
             return queryset.filter(stale_since__isnull=self.value() == "no")
         return queryset
-
-
-class ReadOnlyAdminMixin:
-    """Viewing only: rows are written by services, never by hand."""
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(LegalDocument)

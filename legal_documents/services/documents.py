@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -114,16 +115,27 @@ def register_details(sources: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def writing_request(document: LegalDocument) -> WritingRequest:
-    """What a provider needs to write this document now."""
+def writing_request(
+    document: LegalDocument,
+    *,
+    inputs: dict[str, Any] | None = None,
+    now: datetime | None = None,
+    with_sources: bool = True,
+) -> WritingRequest:
+    """What a provider needs to write this document now.
+
+    A refresh composes the document from other register facts (`inputs`: the ones it was
+    written from, then the current ones) at one `now`, without the uploaded sources (they are
+    not register facts: a new upload must not count as a changed section).
+    """
     return WritingRequest(
         document_type=get_document_type(document.document_type),
-        inputs=composition_inputs(document),
+        inputs=composition_inputs(document, inputs=inputs),
         answers={key: value["answer"] for key, value in (document.answers or {}).items()},
         finalize_answers=document.finalize_answers or {},
         organization_name=document.organization.name,
-        sources=relevant_sources(document),
-        now=timezone.now(),
+        sources=relevant_sources(document) if with_sources else (),
+        now=now or timezone.now(),
         language=document.language,
     )
 

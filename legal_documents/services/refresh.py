@@ -20,7 +20,6 @@ from django.utils import timezone
 from audit.services import Actor, record_event
 from common.domain import ContentTooLong
 from gdpr.composition.additional_information import with_additional_information
-from gdpr.doctypes.registry import get_document_type
 from legal_documents import events
 from legal_documents.exceptions import (
     DocumentBusy,
@@ -31,10 +30,10 @@ from legal_documents.exceptions import (
     UnknownRegisterEntries,
 )
 from legal_documents.models import LegalDocument, Status
-from legal_documents.providers import WritingRequest
 from legal_documents.refreshing import merge_refresh
 from legal_documents.register_inputs import ACTIVITY_IDS, VENDOR_ID, resolve_register_inputs
 from legal_documents.services import jobs
+from legal_documents.services.documents import writing_request
 from legal_documents.versioning import record_version
 from register.models import ProcessingActivity, Vendor
 from webhooks.events import DOCUMENT_UPDATED
@@ -52,20 +51,9 @@ class RefreshResult:
     new_version: bool
 
 
-def _template(document: LegalDocument, inputs: dict[str, Any], now: Any) -> str:
-    values = dict(inputs)
-    company = document.client_company
-    if company is not None:
-        values["companyName"] = company.name
-        values["companyDetails"] = company.details
-    return WritingRequest(
-        document_type=get_document_type(document.document_type),
-        inputs=values,
-        answers={key: value["answer"] for key, value in (document.answers or {}).items()},
-        finalize_answers=document.finalize_answers or {},
-        organization_name=document.organization.name,
-        now=now,
-    ).template_markdown()
+def _template(document: LegalDocument, *, inputs: dict[str, Any], now: Any) -> str:
+    """The document composed by the rules from `inputs`, as generation composes it."""
+    return writing_request(document, inputs=inputs, now=now, with_sources=False).template_markdown()
 
 
 def _body(document: LegalDocument) -> dict[str, Any]:
@@ -150,8 +138,8 @@ def legal_document_refresh(
         now = timezone.now()
         merge = merge_refresh(
             current=document.content_markdown,
-            old=_template(document, document.inputs or {}, now),
-            new=_template(document, resolved.inputs, now),
+            old=_template(document, inputs=document.inputs or {}, now=now),
+            new=_template(document, inputs=resolved.inputs, now=now),
         )
         markdown = with_additional_information(merge.markdown, document.finalize_questions or [])
         changed = _changed_entries(document.register_sources, resolved.sources)

@@ -2,8 +2,8 @@
 
 reading (file -> rows of text) -> headers (which column is what, which sheet is which)
 -> parsing (row -> field values and problems) -> planning (created / updated / unchanged /
-skipped, before any write) -> applying (one transaction, every write through
-register.services.record_change). `import_register` is the one service of an import; it
+skipped, before any write) -> applying (one transaction, every write through the register
+services, as the API's and the admin's). `import_register` is the one service of an import; it
 runs in a worker (register.importing.jobs), for the API and the admin alike.
 """
 

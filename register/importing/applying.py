@@ -2,10 +2,11 @@
 
 Vendors first, so that the activities created in the same import can link to them. A
 failure anywhere rolls the whole import back: a register is never half imported. Every
-written entry keeps its Transfers by the rule of every register write
-(`register.services.sync_transfers`) and is recorded through
-`register.services.record_change` (revision, audit), and the import's changes are announced
-once (`register_changed`, one staleness task) when it commits.
+row is written through the register's services (`activity_create`, `activity_update`,
+`vendor_create`, `vendor_update`), as the API and the admin write: the same validation
+(a name taken since the plan was made is DuplicateName, 409), the same Transfers, revision
+and `<type>.created|updated` audit event. The import's changes are announced once
+(`register_changed`, one staleness task) when it commits.
 """
 
 from __future__ import annotations
@@ -17,29 +18,34 @@ from django.db import transaction
 from audit.services import Actor, record_event
 from register.importing.headers import normalise
 from register.importing.planning import CREATED, UPDATED, ImportPlan, PlannedRow
-from register.models import ProcessingActivity, RegisterEntry, Vendor
-from register.services import one_change_set, record_change, save_entry, sync_transfers
+from register.models import ProcessingActivity, Vendor
+from register.services import (
+    activity_create,
+    activity_update,
+    one_change_set,
+    vendor_create,
+    vendor_update,
+)
 
 
 @transaction.atomic
 def apply_plan(*, plan: ImportPlan, actor: Actor) -> ImportPlan:
     """Write the plan's created and updated rows; unchanged and skipped rows write nothing.
 
-    Each written entry gets its revision bump and `<type>.created|updated` audit event from
-    record_change; the import as a whole is audited as `processing_activity.imported` with
-    its totals. Returns the plan with the ids of the created entries filled in.
+    The import as a whole is audited as `processing_activity.imported` with its totals.
+    Returns the plan with the ids of the created entries filled in.
     """
     vendors_by_key: dict[str, Vendor] = dict(plan.existing_vendors)
     # One announcement (one staleness task) for the whole import, not one per row.
     with one_change_set(organization_id=plan.organization.pk):
         for row in plan.vendors:
             if row.action in (CREATED, UPDATED):
-                _write(row, Vendor, plan, actor)
+                _write_vendor(row, plan, actor)
             if row.entry is not None:
                 vendors_by_key[normalise(row.parsed.name)] = row.entry  # type: ignore[assignment]
         for row in plan.activities:
             if row.action in (CREATED, UPDATED):
-                _write(row, ProcessingActivity, plan, actor, vendors_by_key=vendors_by_key)
+                _write_activity(row, plan, actor, vendors_by_key)
     record_event(
         organization=plan.organization,
         actor=actor,
@@ -50,34 +56,27 @@ def apply_plan(*, plan: ImportPlan, actor: Actor) -> ImportPlan:
     return plan
 
 
-def _write(
-    row: PlannedRow,
-    model: type[RegisterEntry],
-    plan: ImportPlan,
-    actor: Actor,
-    *,
-    vendors_by_key: dict[str, Vendor] | None = None,
-) -> None:
-    values: dict[str, Any] = {**row.parsed.values, "name": row.parsed.name}
-    entry: RegisterEntry
-    kind = "vendor" if model is Vendor else "processing activity"
+def _data(row: PlannedRow) -> dict[str, Any]:
+    return {**row.parsed.values, "name": row.parsed.name}
+
+
+def _write_vendor(row: PlannedRow, plan: ImportPlan, actor: Actor) -> None:
     if row.action == CREATED:
-        entry = model(organization=plan.organization, **values)
-        # A name another write took since the plan was made: DuplicateName (409), as the API.
-        save_entry(entry, kind=kind)
-        row.entry = entry
-        changed = sorted(values)
+        row.entry = vendor_create(organization=plan.organization, actor=actor, data=_data(row))
     else:
-        assert row.entry is not None  # an update always has its matched entry
-        entry = row.entry
-        for name, value in values.items():
-            setattr(entry, name, value)
-        save_entry(entry, kind=kind)
-        changed = row.changed_fields
-    if isinstance(entry, ProcessingActivity) and row.parsed.vendor_keys is not None:
-        assert vendors_by_key is not None
-        entry.vendors.set(
-            [vendors_by_key[key] for key in row.parsed.vendor_keys if key in vendors_by_key]
-        )
-    sync_transfers(entry=entry)
-    record_change(entry=entry, actor=actor, action=row.action, changed_fields=changed)
+        assert isinstance(row.entry, Vendor)  # an update always has its matched entry
+        row.entry = vendor_update(vendor=row.entry, actor=actor, data=_data(row))
+
+
+def _write_activity(
+    row: PlannedRow, plan: ImportPlan, actor: Actor, vendors_by_key: dict[str, Vendor]
+) -> None:
+    data = _data(row)
+    if row.parsed.vendor_keys is not None:  # the sheet names vendors: the links follow it
+        keys = row.parsed.vendor_keys
+        data["vendors"] = [vendors_by_key[key] for key in keys if key in vendors_by_key]
+    if row.action == CREATED:
+        row.entry = activity_create(organization=plan.organization, actor=actor, data=data)
+    else:
+        assert isinstance(row.entry, ProcessingActivity)  # an update has its matched entry
+        row.entry = activity_update(activity=row.entry, actor=actor, data=data)

@@ -1,10 +1,14 @@
-"""Which column holds what: header names of common register templates, in three languages.
+"""Which column holds what: header names of common register templates, in the five document
+languages.
 
-The names come from the templates DPOs actually start from: the CNIL's "registre des
-activités de traitement", the German "Verzeichnis von Verarbeitungstätigkeiten" templates of
-the DSK and Bitkom, and the ICO's documentation template. Headers are compared after
-normalisation (case, accents, punctuation, "ß"), exactly first, then by a leading match so
-that "Zweck der Verarbeitung (Art. 30 Abs. 1 lit. b)" still reads as the purpose.
+The names are data (header_synonyms.json: kind -> field -> language -> spellings), taken from
+the templates DPOs actually start from: the CNIL's "registre des activités de traitement", the
+German "Verzeichnis von Verarbeitungstätigkeiten" templates of the DSK and Bitkom, the ICO's
+documentation template, the AEPD's and the Garante's registers, and this project's own XLSX
+record, which must import again. A header and a known name are compared folded the same way
+(`header_fold`: case, accents, punctuation, "ß" as "ss", "ae"/"oe"/"ue" as "a"/"o"/"u", an
+Art. 30 lettering such as "(b)" dropped), exactly first, then by a leading match so that
+"Zweck der Verarbeitung (Art. 30 Abs. 1 lit. b)" still reads as the purpose.
 
 A sheet is an activities sheet or a vendors sheet by its headers (plus a hint from its
 name): each kind has headers that only it uses ("Legal basis" against "DPA status").
@@ -12,10 +16,12 @@ name): each kind has headers that only it uses ("Legal basis" against "DPA statu
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 from register.importing.reading import Cell, Sheet
 
@@ -40,455 +46,33 @@ def normalise(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
 
-_REFERENCE = (
-    "id", "ref", "reference", "ref no", "reference number", "no", "nr", "number", "lfd nr",
-    "laufende nummer", "nummer", "kennung", "kennziffer", "n", "no de reference", "numero",
-    "identifiant", "ref du traitement", "reference du traitement", "n ref", "no ref",
-    "activity id", "vendor id",
-    "processor id",
-)  # fmt: skip
+# The Art. 30(1) lettering in front of a header ("(b) Purposes", "f) Löschfristen").
+_LETTERING = re.compile(r"^\s*\(?[a-zA-Z]\)\s+")
+# German umlauts typed as two letters fold like the umlaut itself ("Loeschfristen" is
+# "Löschfristen"): both sides fold alike, so an English "queue" folding to "queu" is harmless.
+_DIGRAPHS = re.compile(r"(?<=[aou])e")
 
-# Activities sheet: field -> header names (English, German, French).
+
+def header_fold(text: str) -> str:
+    """A header as it is compared with the known names (which are folded the same way)."""
+    return _DIGRAPHS.sub("", normalise(_LETTERING.sub("", str(text))))
+
+
+SYNONYMS_FILE = Path(__file__).with_name("header_synonyms.json")
+_DATA = json.loads(SYNONYMS_FILE.read_text(encoding="utf-8"))
+LANGUAGES: tuple[str, ...] = tuple(_DATA["languages"])
+
+
+def _spellings(by_language: dict[str, list[str]]) -> tuple[str, ...]:
+    return tuple(name for language in LANGUAGES for name in by_language.get(language, ()))
+
+
+# field -> every known spelling (all languages), per kind of sheet.
 ACTIVITY_HEADERS: dict[str, tuple[str, ...]] = {
-    "reference": _REFERENCE,
-    "name": (
-        "processing activity",
-        "processing activities",
-        "name of processing activity",
-        "activity",
-        "name of the processing",
-        "processing",
-        "business function",
-        "name",
-        "verarbeitungstatigkeit",
-        "verarbeitungstaetigkeit",
-        "bezeichnung der verarbeitungstatigkeit",
-        "name der verarbeitungstatigkeit",
-        "bezeichnung der verarbeitung",
-        "verarbeitung",
-        "bezeichnung",
-        "verfahren",
-        "traitement",
-        "nom du traitement",
-        "activite de traitement",
-        "activite",
-        "nom",
-        "intitule du traitement",
-        "intitule",
-        "nom sigle",
-        "nom sigle du traitement",
-    ),
-    "description": (
-        "description",
-        "description of processing",
-        "beschreibung",
-        "kurzbeschreibung",
-        "beschreibung der verarbeitung",
-        "description du traitement",
-    ),
-    "purposes": (
-        "purpose",
-        "purposes",
-        "purpose of processing",
-        "purposes of processing",
-        "purpose s",
-        "zweck",
-        "zwecke",
-        "zweck der verarbeitung",
-        "zwecke der verarbeitung",
-        "zweckbestimmung",
-        "finalite",
-        "finalites",
-        "finalite s",
-        "finalite du traitement",
-        "finalites du traitement",
-        "finalite principale",
-        "sous finalite",
-        "sous finalite 1",
-        "sous finalite 2",
-        "sous finalite 3",
-        "sous finalite 4",
-        "sous finalite 5",
-        "sous finalites",
-        "finalite s du traitement",
-    ),
-    "legal_bases": (
-        "legal basis",
-        "legal bases",
-        "lawful basis",
-        "lawful basis for processing",
-        "article 6 lawful basis",
-        "art 6 lawful basis",
-        "rechtsgrundlage",
-        "rechtsgrundlagen",
-        "rechtsgrundlage der verarbeitung",
-        "base legale",
-        "bases legales",
-        "base juridique",
-        "fondement juridique",
-        "base legale du traitement",
-        "fondement legal",
-    ),
-    "art9_conditions": (
-        "article 9 condition",
-        "article 9 basis",
-        "art 9 condition",
-        "special category condition",
-        "condition for special category data",
-        "article 9 basis for processing special category data",
-        "ausnahme nach art 9",
-        "rechtsgrundlage art 9",
-        "bedingung art 9",
-        "ausnahmetatbestand art 9",
-        "condition art 9",
-        "exception art 9",
-        "base legale donnees sensibles",
-        "condition de traitement des donnees sensibles",
-    ),
-    "data_subjects": (
-        "data subjects",
-        "categories of data subjects",
-        "data subject categories",
-        "categories of individuals",
-        "individuals",
-        "betroffene",
-        "betroffene personen",
-        "kategorien betroffener personen",
-        "betroffenengruppen",
-        "kreis der betroffenen",
-        "kategorien von betroffenen",
-        "kategorien der betroffenen personen",
-        "betroffenenkategorien",
-        "personnes concernees",
-        "categories de personnes concernees",
-        "categories de personnes",
-    ),
-    "data_categories": (
-        "data categories",
-        "categories of personal data",
-        "personal data",
-        "categories of data",
-        "data",
-        "datenkategorien",
-        "kategorien personenbezogener daten",
-        "kategorien von daten",
-        "personenbezogene daten",
-        "datenarten",
-        "kategorien von personenbezogenen daten",
-        "kategorien der personenbezogenen daten",
-        "datenkategorie",
-        "daten",
-        "categories de donnees",
-        "categories de donnees personnelles",
-        "categories de donnees a caractere personnel",
-        "donnees traitees",
-        "donnees personnelles",
-        "donnees",
-    ),
-    "special_categories": (
-        "special categories",
-        "special category data",
-        "special categories of data",
-        "special categories of personal data",
-        "besondere kategorien",
-        "besondere kategorien personenbezogener daten",
-        "besondere datenkategorien",
-        "donnees sensibles",
-        "categories particulieres de donnees",
-        "donnees particulieres",
-    ),
-    "recipients": (
-        "recipients",
-        "recipient",
-        "categories of recipients",
-        "recipient categories",
-        "empfanger",
-        "empfaenger",
-        "kategorien von empfangern",
-        "empfangerkategorien",
-        "empfanger der daten",
-        "destinataires",
-        "destinataire",
-        "categories de destinataires",
-        "destinataires des donnees",
-    ),
-    "processors": (
-        "processors",
-        "processor",
-        "vendors",
-        "service providers",
-        "auftragsverarbeiter",
-        "eingesetzte auftragsverarbeiter",
-        "dienstleister",
-        "sous traitants",
-        "sous traitant",
-        "prestataires",
-    ),
-    "third_countries": (
-        "third country",
-        "third countries",
-        "transfers to third countries",
-        "international transfers",
-        "transfer to third country",
-        "names of third countries or international organisations",
-        "drittland",
-        "drittlander",
-        "drittlaender",
-        "ubermittlung in drittlander",
-        "ubermittlung an drittlander",
-        "drittlandtransfer",
-        "drittlandubermittlung",
-        "pays tiers",
-        "transferts hors ue",
-        "transfert hors ue",
-        "transferts de donnees hors ue",
-        "transferts vers des pays tiers",
-    ),
-    "safeguards": (
-        "safeguards",
-        "safeguard",
-        "transfer mechanism",
-        "transfer safeguards",
-        "safeguards for exceptional transfers",
-        "garantien",
-        "geeignete garantien",
-        "garantien fur drittlandubermittlung",
-        "garanties",
-        "garanties appropriees",
-        "encadrement des transferts",
-        "mecanisme de transfert",
-    ),
-    "retention": (
-        "retention",
-        "retention period",
-        "retention periods",
-        "retention schedule",
-        "storage period",
-        "loschfrist",
-        "loeschfrist",
-        "loschfristen",
-        "aufbewahrungsfrist",
-        "aufbewahrungsfristen",
-        "speicherdauer",
-        "regelfristen fur die loschung",
-        "fristen fur die loschung",
-        "duree de conservation",
-        "durees de conservation",
-        "delai de conservation",
-        "delais de conservation",
-    ),
-    "security_measures": (
-        "toms",
-        "tom",
-        "security measures",
-        "technical and organisational measures",
-        "technical and organizational measures",
-        "general description of technical and organisational security measures",
-        "technische und organisatorische massnahmen",
-        "tom nach art 32",
-        "mesures de securite",
-        "mesures de securite techniques et organisationnelles",
-        "mesures techniques et organisationnelles",
-    ),
-    "systems": (
-        "systems",
-        "it systems",
-        "applications",
-        "software",
-        "tools",
-        "systeme",
-        "it systeme",
-        "eingesetzte systeme",
-        "eingesetzte software",
-        "anwendungen",
-        "logiciels",
-        "outils",
-        "applications utilisees",
-    ),
-    "owner": (
-        "owner",
-        "business owner",
-        "activity owner",
-        "responsible",
-        "department",
-        "responsible department",
-        "verantwortliche stelle",
-        "verantwortlich",
-        "fachbereich",
-        "abteilung",
-        "fachverantwortlicher",
-        "verantwortliche fachabteilung",
-        "ansprechpartner",
-        "ansprechpartner fachbereich",
-        "verantwortliche abteilung",
-        "responsable",
-        "service",
-        "service responsable",
-        "pilote",
-        "direction",
-    ),
-    "role": ("role", "rolle", "controller or processor", "rolle des unternehmens"),
-    "joint_controllers": (
-        "joint controller",
-        "joint controllers",
-        "name and contact details of joint controller",
-        "gemeinsam verantwortliche",
-        "gemeinsam verantwortlicher",
-        "responsable conjoint",
-        "responsables conjoints",
-        "co responsables",
-        "co responsable",
-    ),
-    "consent_withdrawal": (
-        "consent withdrawal",
-        "withdrawal of consent",
-        "how consent is withdrawn",
-        "widerruf",
-        "widerruf der einwilligung",
-        "widerrufsmoglichkeit",
-        "retrait du consentement",
-        "modalites de retrait du consentement",
-    ),
-    "next_review_date": (
-        "next review",
-        "next review date",
-        "review date",
-        "nachste uberprufung",
-        "wiedervorlage",
-        "uberprufung am",
-        "prochaine revue",
-        "date de revision",
-        "prochaine revision",
-        "date de mise a jour prevue",
-    ),
+    name: _spellings(languages) for name, languages in _DATA["activities"].items()
 }
-
-# Vendors sheet: field -> header names (English, German, French).
 VENDOR_HEADERS: dict[str, tuple[str, ...]] = {
-    "reference": _REFERENCE,
-    "name": (
-        "vendor",
-        "vendor name",
-        "processor",
-        "processor name",
-        "name",
-        "company",
-        "service provider",
-        "supplier",
-        "recipient",
-        "dienstleister",
-        "auftragsverarbeiter",
-        "name des auftragsverarbeiters",
-        "name des dienstleisters",
-        "firma",
-        "unternehmen",
-        "bezeichnung",
-        "sous traitant",
-        "nom du sous traitant",
-        "prestataire",
-        "fournisseur",
-        "nom",
-        "raison sociale",
-    ),
-    "address": (
-        "address",
-        "registered address",
-        "contact details",
-        "anschrift",
-        "adresse",
-        "kontaktdaten",
-        "sitz und anschrift",
-        "coordonnees",
-    ),
-    "country": (
-        "country",
-        "country of processing",
-        "location",
-        "land",
-        "sitzland",
-        "staat",
-        "ort der verarbeitung",
-        "pays",
-        "pays d etablissement",
-        "localisation",
-    ),
-    "role": ("role", "rolle", "type of recipient", "empfangertyp"),
-    "services": (
-        "services",
-        "service",
-        "services provided",
-        "processing services",
-        "subject matter",
-        "leistung",
-        "leistungen",
-        "dienstleistung",
-        "leistungsbeschreibung",
-        "gegenstand der auftragsverarbeitung",
-        "gegenstand",
-        "prestations",
-        "prestation",
-        "services fournis",
-        "objet de la sous traitance",
-        "objet",
-    ),
-    "dpa_status": (
-        "dpa",
-        "dpa status",
-        "dpa signed",
-        "data processing agreement",
-        "art 28 contract",
-        "av vertrag",
-        "avv",
-        "avv status",
-        "status avv",
-        "auftragsverarbeitungsvertrag",
-        "vertrag zur auftragsverarbeitung",
-        "contrat de sous traitance",
-        "statut dpa",
-        "accord de traitement des donnees",
-        "contrat art 28",
-        "statut du contrat",
-    ),
-    "dpa_signed_on": (
-        "dpa date",
-        "dpa signed on",
-        "date signed",
-        "date of dpa",
-        "avv datum",
-        "datum avv",
-        "unterzeichnet am",
-        "abgeschlossen am",
-        "vertragsdatum",
-        "date de signature",
-        "date du contrat",
-        "signe le",
-    ),
-    "sub_processors": (
-        "sub processors",
-        "subprocessors",
-        "sub processor",
-        "unterauftragsverarbeiter",
-        "sub auftragsverarbeiter",
-        "subunternehmer",
-        "sous traitants ulterieurs",
-        "sous traitants de second rang",
-        "sous traitant ulterieur",
-    ),
-    "transfer_mechanism": (
-        "transfer mechanism",
-        "transfer safeguard",
-        "safeguards",
-        "safeguard",
-        "transfer safeguards",
-        "garantien",
-        "geeignete garantien",
-        "ubermittlungsgrundlage",
-        "garantie drittland",
-        "garanties",
-        "mecanisme de transfert",
-        "encadrement des transferts",
-        "garanties appropriees",
-    ),
+    name: _spellings(languages) for name, languages in _DATA["vendors"].items()
 }
 
 # Fields whose values may be spread over several columns; their cells are joined.
@@ -507,14 +91,23 @@ _DISTINCTIVE = {
         (SheetKind.VENDORS, VENDOR_HEADERS, SheetKind.ACTIVITIES),
     )
 }
-_VENDOR_SHEET_NAMES = (
-    "vendor", "processor", "auftragsverarbeiter", "dienstleister", "sous traitant",
-    "prestataire", "supplier", "empfanger", "recipients",
-)  # fmt: skip
-_LOOKUP = {
-    kind: {normalise(name): field for field, names in table.items() for name in names}
-    for kind, table in _HEADERS.items()
-}
+_VENDOR_SHEET_NAMES = tuple(header_fold(name) for name in _spellings(_DATA["vendor_sheet_names"]))
+
+
+def _lookup(table: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Folded name -> field; two fields sharing a folded name is an error in the data."""
+    lookup: dict[str, str] = {}
+    for name, spellings in table.items():
+        for spelling in spellings:
+            key = header_fold(spelling)
+            if lookup.setdefault(key, name) != name:
+                raise ValueError(
+                    f"{SYNONYMS_FILE.name}: '{spelling}' names {lookup[key]} and {name}"
+                )
+    return lookup
+
+
+_LOOKUP = {kind: _lookup(table) for kind, table in _HEADERS.items()}
 # No known name is longer: only this much of a header can name a field, so a 10,000-character
 # cell costs no more to look up than a short one.
 _LONGEST_NAME = max(len(name) for lookup in _LOOKUP.values() for name in lookup)
@@ -523,7 +116,7 @@ _HEADER_READ_CHARS = 4 * _LONGEST_NAME
 
 def header_key(header: str) -> str:
     """The header as it is compared: normalised, and only as long as a name can be."""
-    return normalise(str(header)[:_HEADER_READ_CHARS])[: _LONGEST_NAME + 1]
+    return header_fold(str(header)[:_HEADER_READ_CHARS])[: _LONGEST_NAME + 1]
 
 
 def field_for(header: str, kind: SheetKind) -> str | None:
@@ -601,7 +194,7 @@ def _score(layout: SheetLayout, sheet_name: str) -> int:
     if "name" not in fields:
         return 0
     score = len(fields & _DISTINCTIVE[layout.kind])
-    named_like_vendors = any(word in normalise(sheet_name) for word in _VENDOR_SHEET_NAMES)
+    named_like_vendors = any(word in header_fold(sheet_name) for word in _VENDOR_SHEET_NAMES)
     if layout.kind is SheetKind.VENDORS and named_like_vendors:
         score += 1
     return score
@@ -634,29 +227,14 @@ def headers_found(sheet: Sheet) -> list[str]:
     return []
 
 
+def _suggestion(kind: str, name: str) -> str:
+    """ "Retention period / Löschfrist / Durée de conservation / ...": a field's first
+    spelling in each language."""
+    spellings = _DATA[kind][name]
+    return " / ".join(dict.fromkeys(spellings[language][0] for language in LANGUAGES))
+
+
 # What the error that finds no header row suggests, per kind (the names users recognise).
 EXPECTED_HEADERS: dict[str, list[str]] = {
-    SheetKind.ACTIVITIES.value: [
-        "Processing activity / Verarbeitungstätigkeit / Traitement",
-        "Purpose / Zweck / Finalité",
-        "Legal basis / Rechtsgrundlage / Base légale",
-        "Data subjects / Betroffene Personen / Personnes concernées",
-        "Data categories / Datenkategorien / Catégories de données",
-        "Recipients / Empfänger / Destinataires",
-        "Third country / Drittland / Pays tiers",
-        "Retention / Löschfrist / Durée de conservation",
-        "TOMs / Technische und organisatorische Maßnahmen / Mesures de sécurité",
-        "Owner / Verantwortliche Stelle / Responsable",
-        "ID / Nr. / Référence",
-    ],
-    SheetKind.VENDORS.value: [
-        "Vendor / Auftragsverarbeiter / Sous-traitant",
-        "Address / Anschrift / Adresse",
-        "Country / Land / Pays",
-        "Services / Leistungen / Prestations",
-        "DPA status / AV-Vertrag / Contrat de sous-traitance",
-        "DPA date / AVV-Datum / Date de signature",
-        "Sub-processors / Unterauftragsverarbeiter / Sous-traitants ultérieurs",
-        "Transfer mechanism / Garantien / Garanties",
-    ],
+    kind: [_suggestion(kind, name) for name in names] for kind, names in _DATA["suggested"].items()
 }

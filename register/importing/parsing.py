@@ -25,7 +25,7 @@ from gdpr.composition.transfers import covering_adequacy
 from register.importing import wording
 from register.importing.headers import SheetKind, SheetLayout, normalise, shown_header
 from register.importing.reading import Cell, CutText
-from register.models import ActivityRole, DpaStatus, VendorRole
+from register.models import ActivityRole, DpaStatus, Transfer, VendorRole
 
 # Several values in one cell: one per line, or separated by semicolons or bullets.
 _SEPARATORS = re.compile(r"\s*(?:\n|;|•|\u2022|\r)\s*")
@@ -121,6 +121,10 @@ _NO_TRANSFER = frozenset(
 )
 
 VendorMatcher = Callable[[str], str | None]
+# A transfer's recipient and country are columns of these lengths: a longer text (a sentence,
+# a table row) is no country, and writing it would fail the whole import.
+_COUNTRY_CHARS = Transfer._meta.get_field("country").max_length or 100
+_RECIPIENT_CHARS = Transfer._meta.get_field("recipient").max_length or 300
 
 
 @dataclass(slots=True)
@@ -289,13 +293,15 @@ def _legal_bases(parsed: ParsedRow, cells: dict[str, Cell]) -> None:
         bases.extend({"code": code, "wording": text} for code in codes)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not codes and not letters:
-            bases.append(text)
+            # As every register write stores a wording without a code (register.bases), so
+            # that importing the same file again finds the entry unchanged.
+            bases.append({"code": "", "wording": text})
             parsed.problems.append(f"legal basis not recognised (kept as written): '{text}'")
     for text in _values(parsed, cells, "art9_conditions"):
         _, letters = wording.legal_basis(text)
         conditions.extend({"code": letter, "wording": text} for letter in letters)
         if not letters:
-            conditions.append(text)
+            conditions.append({"code": "", "wording": text})
             parsed.problems.append(f"Art. 9(2) condition not recognised (kept): '{text}'")
     if "legal_bases" in cells:
         parsed.values["legal_bases"] = bases
@@ -327,6 +333,12 @@ def _recipients(parsed: ParsedRow, cells: dict[str, Cell], match_vendor: VendorM
             continue
         match = _PARENTHESIS.match(text)
         country, who = (match["base"], match["inner"]) if match else (text, "")
+        if len(country) > _COUNTRY_CHARS or len(who) > _RECIPIENT_CHARS:
+            parsed.problems.append(
+                f"third country not read (longer than {_COUNTRY_CHARS} characters):"
+                f" '{shown_header(text)}'"
+            )
+            continue
         key = match_vendor(who) if who else None
         if key is not None:
             vendor_keys.append(key)  # the vendor holds its country and transfer mechanism

@@ -18,8 +18,7 @@ from django.db import connection, transaction
 
 from audit.services import Actor, record_event
 from organizations.models import Organization
-from register import importing
-from register.importing import applying
+from register import importing, services
 from register.models import Vendor
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,7 +50,7 @@ def audited_request_of(organization: Organization) -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "name"), [(importing, "build_plan"), (applying, "save_entry")],
+    ("module", "name"), [(importing, "build_plan"), (services, "save_entry")],
     ids=["while-planning", "while-writing"],
 )  # fmt: skip
 def test_an_audited_request_of_the_organization_is_not_blocked_by_a_running_import(
