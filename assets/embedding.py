@@ -16,6 +16,7 @@ worker process; a test that overrides the settings gets its own).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from typing import Any
 
@@ -23,7 +24,6 @@ from django.conf import settings
 from django.db import transaction
 
 from assets.processing.embeddings import LOCAL_MODELS, EmbeddingProvider, get_embedding_provider
-from assets.worker import embedding_threads
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +32,9 @@ MODELS = ("hashing", *LOCAL_MODELS, "openai")
 _lock = threading.Lock()
 _cache: dict[tuple[Any, ...], EmbeddingProvider] = {}
 _warned: set[tuple[str, str]] = set()
+# Models this process's worker runs at once (prefork: one per pool process); set by the
+# worker when it starts (assets.worker), before its pool processes are forked.
+_models_per_worker = 1
 
 
 def configured_model() -> str:
@@ -39,6 +42,20 @@ def configured_model() -> str:
     if settings.EMBEDDING_PROVIDER == "local":
         return settings.EMBEDDING_LOCAL_MODEL
     return settings.EMBEDDING_PROVIDER
+
+
+def set_models_per_worker(count: int) -> None:
+    """How many models the worker of this process runs at once (the worker, as it starts)."""
+    global _models_per_worker
+    _models_per_worker = count
+
+
+def embedding_threads() -> int:
+    """Intra-op threads for a local model built in this process."""
+    configured: int = settings.EMBEDDING_THREADS
+    if configured:
+        return configured
+    return max(1, (os.cpu_count() or 1) // _models_per_worker)
 
 
 def provider_for(model: str) -> EmbeddingProvider:

@@ -49,7 +49,6 @@ from assets.progress import (
     STAGE_INDEXING,
     estimated_chunk_total,
 )
-from assets.services import asset_mark_failed
 from assets.storage import converted_key_of, delete_files, local_copy, store_file
 from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
 from assets.worker import stop_requested
@@ -244,6 +243,38 @@ def _refusal(asset: Asset) -> str:
     if asset.processing_attempts >= MAX_PROCESSING_ATTEMPTS:
         return f"Processing was tried {asset.processing_attempts} times without finishing."
     return ""
+
+
+def asset_mark_failed(
+    *,
+    asset_id: Any,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    processing_token: uuid.UUID | None = None,
+) -> bool:
+    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
+
+    With ``processing_token``, only while that processing attempt still holds the asset
+    (an attempt taken over by a newer one must not fail the newer one's work). Returns
+    whether the asset was failed.
+    """
+    assets = Asset.objects.filter(
+        pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
+    )
+    if processing_token is not None:
+        assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
+    failed = assets.update(
+        status=AssetStatus.FAILED,
+        error_code=code,
+        error_message=message[:2000],
+        error_details=details,
+        chunk_count=0,
+        updated_at=timezone.now(),
+    )
+    if failed:
+        announce_final_status(asset_id)
+    return bool(failed)
 
 
 def _fail_claimed(asset: Asset, message: str) -> None:

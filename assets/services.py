@@ -7,14 +7,12 @@ Processing (convert, extract, chunk, embed) is in ``assets.ingestion``; reads in
 from __future__ import annotations
 
 import logging
-import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from assets.exceptions import UnsupportedFileType
 from assets.models import Asset, AssetChunk, AssetStatus
@@ -215,37 +213,3 @@ def _delete_files_now_or_later(keys: list[str]) -> None:
     except Exception:
         logger.warning("deleting files %s failed; a task will retry", keys, exc_info=True)
         _enqueue_file_deletion(keys)
-
-
-def asset_mark_failed(
-    *,
-    asset_id: Any,
-    code: str,
-    message: str,
-    details: dict[str, Any] | None = None,
-    processing_token: uuid.UUID | None = None,
-) -> bool:
-    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
-
-    With ``processing_token``, only while that processing attempt still holds the asset
-    (an attempt taken over by a newer one must not fail the newer one's work). Returns
-    whether the asset was failed.
-    """
-    assets = Asset.objects.filter(
-        pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
-    )
-    if processing_token is not None:
-        assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
-    failed = assets.update(
-        status=AssetStatus.FAILED,
-        error_code=code,
-        error_message=message[:2000],
-        error_details=details,
-        chunk_count=0,
-        updated_at=timezone.now(),
-    )
-    if failed:
-        from assets.events import announce_final_status  # events imports the models only
-
-        announce_final_status(asset_id)
-    return bool(failed)

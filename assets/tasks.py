@@ -11,7 +11,6 @@ from django.db import IntegrityError
 
 from assets import ingestion, reembedding
 from assets.models import Asset
-from assets.services import asset_mark_failed
 from assets.storage import delete_files
 from assets.time_budget import MIB, asset_budget_seconds, asset_time_limits
 from common.tasks import DATABASE_ERRORS, ServiceTask
@@ -82,7 +81,7 @@ def _fail_asset(task: Task, error: BaseException, asset_id: str) -> None:
         )
     else:
         message = UNEXPECTED_FAILURE_MESSAGE
-    asset_mark_failed(asset_id=asset_id, code="EXTRACTION_FAILED", message=message)
+    ingestion.asset_mark_failed(asset_id=asset_id, code="EXTRACTION_FAILED", message=message)
 
 
 @shared_task(

@@ -7,10 +7,12 @@ model's threads and memory must not be forked), in the worker process itself for
 ``threads`` and ``solo``, where the pool's threads share the one model through the
 process's embedding queue (``assets.embedding_batcher``). Other workers load nothing.
 
-The model's threads (onnxruntime's intra-op threads): ``EMBEDDING_THREADS`` when set, else
-the machine's cores shared among the models of this worker (one per prefork process, one
-for a threads pool). Several worker processes on one machine each think they are alone:
-set ``EMBEDDING_THREADS`` to the cores divided by the number of workers (docs/DEPLOY.md).
+The model's threads (onnxruntime's intra-op threads, ``assets.embedding.embedding_threads``):
+``EMBEDDING_THREADS`` when set, else the machine's cores shared among the models of this
+worker (one per prefork process, one for a threads pool; the worker tells
+``assets.embedding`` how many as it starts). Several worker processes on one machine each
+think they are alone: set ``EMBEDDING_THREADS`` to the cores divided by the number of
+workers (docs/DEPLOY.md).
 
 A stopping ingestion worker hands its assets back at once (issue 26). ``docker stop`` sends
 SIGTERM to the worker's main process (Celery's warm shutdown, which waits for the running
@@ -39,9 +41,6 @@ from celery import signals
 logger = logging.getLogger(__name__)
 
 INGESTION_QUEUE = "ingestion"
-# Models this process's worker runs at once (prefork: one per pool process); set when the
-# worker starts, before its pool processes are forked.
-_models_per_worker = 1
 _preload = False
 _load_in_main_process = False
 # The worker (WorkController) of this process, for its pool's processes at shutdown.
@@ -59,23 +58,13 @@ def stop_requested() -> bool:
     return _stop_requested.is_set()
 
 
-def embedding_threads() -> int:
-    """Intra-op threads for a local model built in this process."""
-    from django.conf import settings
-
-    configured: int = settings.EMBEDDING_THREADS
-    if configured:
-        return configured
-    return max(1, (os.cpu_count() or 1) // _models_per_worker)
-
-
 def preload_embedding_model() -> None:
     """Build this process's embedding provider now rather than on the first task.
 
     A provider that cannot be built is logged, not raised: the tasks then fail (and retry)
     with the error, as they did before, and the worker keeps serving its other queues.
     """
-    from assets.embedding import embedding_provider
+    from assets.embedding import embedding_provider, embedding_threads
 
     started = time.monotonic()
     try:
@@ -91,9 +80,11 @@ def preload_embedding_model() -> None:
 
 def _on_worker_init(sender: Any, **_: Any) -> None:
     """In the worker's main process, before the pool starts."""
-    global _models_per_worker, _preload, _load_in_main_process, _worker
+    global _preload, _load_in_main_process, _worker
     from celery.concurrency import get_implementation
     from celery.concurrency.prefork import TaskPool as PreforkPool
+
+    from assets.embedding import set_models_per_worker
 
     _worker = sender
     queues = sender.app.amqp.queues.consume_from or {}
@@ -102,7 +93,7 @@ def _on_worker_init(sender: Any, **_: Any) -> None:
     if isinstance(pool, str):
         pool = get_implementation(pool)
     prefork = isinstance(pool, type) and issubclass(pool, PreforkPool)
-    _models_per_worker = _pool_processes(sender.concurrency) if prefork else 1
+    set_models_per_worker(_pool_processes(sender.concurrency) if prefork else 1)
     _load_in_main_process = _preload and not prefork
 
 

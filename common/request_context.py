@@ -18,7 +18,7 @@ from collections.abc import Callable
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
-from config.logging import bind_context, clear_context
+from common.log_context import bind_context, clear_context
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # Anything else is replaced, so that a caller cannot inject text into the logs.

@@ -14,6 +14,8 @@ from typing import Any
 
 import structlog
 
+from common.log_context import bind_context, clear_context, current_context
+
 # Applied to every record before rendering, including those of the standard library.
 _SHARED_PROCESSORS: list[Any] = [
     structlog.contextvars.merge_contextvars,
@@ -96,19 +98,6 @@ def logging_config(*, level: str, json_lines: bool) -> dict[str, Any]:
             "uvicorn.access": {"filters": ["redact_api_keys"]},
         },
     }
-
-
-def bind_context(**values: object) -> None:
-    """Add values (request id, organization id, task id) to every later line of this context."""
-    structlog.contextvars.bind_contextvars(**values)
-
-
-def clear_context() -> None:
-    structlog.contextvars.clear_contextvars()
-
-
-def current_context() -> dict[str, Any]:
-    return structlog.contextvars.get_contextvars()
 
 
 def connect_celery_signals() -> None:

@@ -21,7 +21,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from common.concept_inputs import DATA_CATEGORY_SCHEMES, MEASURE_SCHEMES
 from gdpr.composition.assessments.dpia_rights_risks import RIGHTS_MEASURE_LABELS
 from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY, measure_families
 from gdpr.composition.special_categories import (
@@ -34,6 +33,7 @@ from gdpr.composition.special_categories import (
 from gdpr.concepts import scheme, scheme_names
 from gdpr.i18n import SUPPORTED_LANGUAGES, activate, localize_citations
 from gdpr.i18n import _ as gdpr_gettext
+from register.concept_inputs import DATA_CATEGORY_SCHEMES, MEASURE_SCHEMES
 
 # The article a data-category group puts an entry under (English form, localised when shown).
 _GROUP_ARTICLES = {ART_9: "Art. 9(1)", ART_10: "Art. 10"}

@@ -14,10 +14,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from common import gdpr_inputs
-from common.gdpr_inputs import MAX_LIST_LENGTH, LegalBasisField, SafeguardField, TextField
 from gdpr.composition.recognition import LEGAL_BASES
+from register import gdpr_inputs
 from register.bases import ART_9_CODES, basis_entry
+from register.gdpr_inputs import MAX_LIST_LENGTH, LegalBasisField, SafeguardField, TextField
 
 
 def _basis_schema(codes: tuple[str, ...], example: str) -> dict[str, Any]:

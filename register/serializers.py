@@ -3,8 +3,9 @@
 A list entry is a plain text or an object (a recipient `{name, role, country, safeguard}`, a
 retention rule `{category, period, criteria}`, a data category `{name, category}`, a measure
 `{name, family}` ...), validated by the same fields as the document create body
-(`common.gdpr_inputs`, `common.concept_inputs`). Legal bases and Art. 9(2) conditions are stored
-as `{code, wording}` (register.fields); a vendor's transfer mechanism as its code and wording.
+(`register.gdpr_inputs`, `register.concept_inputs`). Legal bases and Art. 9(2) conditions are
+stored as `{code, wording}` (register.fields); a vendor's transfer mechanism as its code and
+wording.
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from common.concept_inputs import data_category_list, security_measure_list
-from common.gdpr_inputs import (
+from gdpr.composition.recognition import TRANSFER_SAFEGUARDS, is_in_eea, recognise_safeguard
+from organizations.scoped_fields import OrganizationPrimaryKeyField
+from register.concept_inputs import data_category_list, security_measure_list
+from register.fields import (
+    Art9ConditionField,
+    LegalBasisEntryField,
+    PurposeSerializer,
+    SubProcessorSerializer,
+    entry_list,
+)
+from register.gdpr_inputs import (
     DpiaScreeningFields,
     RecipientSerializer,
     RetentionSerializer,
@@ -23,15 +33,6 @@ from common.gdpr_inputs import (
     TextField,
     string_or_object_list,
     text_list,
-)
-from gdpr.composition.recognition import TRANSFER_SAFEGUARDS, is_in_eea, recognise_safeguard
-from organizations.scoped_fields import OrganizationPrimaryKeyField
-from register.fields import (
-    Art9ConditionField,
-    LegalBasisEntryField,
-    PurposeSerializer,
-    SubProcessorSerializer,
-    entry_list,
 )
 from register.models import (
     ActivityRole,

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from gdpr.composition.assessments.breach_deadline import iso_z
-from gdpr.composition.assessments.dpia_risk import RiskRating
+from gdpr.composition.assessments.risk_scale import RiskRating
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.context import CompositionContext
 from gdpr.composition.establishment import controller_holidays

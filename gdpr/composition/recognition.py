@@ -6,7 +6,7 @@ Contractual Clauses", "Standardvertragsklauseln", "DE"). The create body accepts
 this module maps them onto the codes the writers reason with, the same codes whatever the
 language. The original wording is never replaced: the writers show it beside the recognised
 code. Pure Python (no Django), used by the create-body serializers of the app
-(`common.gdpr_inputs`, to refuse what names nothing), by the register and by
+(`register.gdpr_inputs`, to refuse what names nothing), by the register and by
 `inputs.normalize_inputs`.
 
 Two readers, in this order:

@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from common.gdpr_inputs import SubProcessorSerializer
 from gdpr.doctypes.data_processing_agreement import (
     SUBPROCESSOR_AUTHORISATIONS,
     TRANSFER_FREQUENCIES,
@@ -22,6 +21,7 @@ from legal_documents.inputs.fields import (
     text_list,
     transfers,
 )
+from register.gdpr_inputs import SubProcessorSerializer
 
 
 class ProcessorSerializer(serializers.Serializer):

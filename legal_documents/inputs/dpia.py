@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from common.gdpr_inputs import DpiaScreeningFields
 from gdpr.composition.assessments.controller_ratings import RISK_KEYS
 from legal_documents.inputs.fields import (
     MAX_LIST_LENGTH,
@@ -17,6 +16,7 @@ from legal_documents.inputs.fields import (
     security_measure_list,
     text_list,
 )
+from register.gdpr_inputs import DpiaScreeningFields
 
 
 class PurposeNecessitySerializer(serializers.Serializer):

@@ -3,8 +3,9 @@
 Names are camelCase as in docs/API.md: the API layer passes the request JSON through unchanged.
 Every text is limited to 100,000 characters; an over-long text fails with the error code
 `CONTENT_TOO_LONG` so that the API can answer with that code rather than VALIDATION_ERROR.
-The fields for GDPR facts (legal bases, safeguards, recipients, retention) live in
-`common.gdpr_inputs`, shared with the processing register; they are re-exported here.
+The fields for GDPR facts (legal bases, safeguards, recipients, retention) live in the
+processing register (`register.gdpr_inputs`), which holds the same facts; they are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 
 from rest_framework import serializers
 
-from common.concept_inputs import data_category_list, security_measure_list
-from common.gdpr_inputs import (
+from common.structured import StringOrObjectField
+from organizations.fields import company_details_field
+from register.concept_inputs import data_category_list, security_measure_list
+from register.gdpr_inputs import (
     CONTENT_TOO_LONG,
     MAX_LIST_LENGTH,
     LegalBasisField,
@@ -29,8 +32,6 @@ from common.gdpr_inputs import (
     string_or_object_list,
     text_list,
 )
-from common.structured import StringOrObjectField
-from organizations.fields import company_details_field
 
 __all__ = [
     "CONTENT_TOO_LONG", "MAX_LIST_LENGTH", "DocumentInputSerializer", "LegalBasisField",

@@ -18,7 +18,7 @@ class TemplateProvider:
         request: WritingRequest,
         on_chunk: ChunkCallback | None = None,
     ) -> EditResult:
-        from legal_documents.editing import apply_edit_instruction
+        from legal_documents.providers.editing import apply_edit_instruction
 
         company_name = request.inputs.get("companyName")
         return apply_edit_instruction(

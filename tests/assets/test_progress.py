@@ -92,7 +92,7 @@ def test_a_format_whose_size_says_nothing_of_its_text_has_no_total(dpo, monkeypa
 
 
 def test_a_failed_asset_has_no_progress(dpo):
-    from assets.services import asset_mark_failed
+    from assets.ingestion import asset_mark_failed
 
     asset_id = upload(dpo.client, "register.txt", REGISTER.encode()).json()["id"]
     asset_mark_failed(asset_id=asset_id, code="EXTRACTION_FAILED", message="unreadable")

@@ -128,9 +128,9 @@ def test_ingestions_after_the_preload_use_the_model_it_loaded(uploaded, monkeypa
 def test_the_model_threads_share_the_cores_among_the_models_of_the_worker(settings, monkeypatch):
     settings.EMBEDDING_THREADS = 0
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
-    monkeypatch.setattr(worker, "_models_per_worker", 4)
-    assert worker.embedding_threads() == 2
-    monkeypatch.setattr(worker, "_models_per_worker", 16)
-    assert worker.embedding_threads() == 1
+    monkeypatch.setattr(embedding, "_models_per_worker", 4)
+    assert embedding.embedding_threads() == 2
+    monkeypatch.setattr(embedding, "_models_per_worker", 16)
+    assert embedding.embedding_threads() == 1
     settings.EMBEDDING_THREADS = 3  # several workers on one machine: the operator's choice
-    assert worker.embedding_threads() == 3
+    assert embedding.embedding_threads() == 3

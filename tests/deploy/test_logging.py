@@ -101,8 +101,8 @@ def test_a_task_enqueued_during_a_request_carries_its_request_id(settings):
 
     import redis
 
+    from common.log_context import bind_context, clear_context
     from config.celery import app
-    from config.logging import bind_context, clear_context
 
     queue = f"deploy-test-{uuid.uuid4().hex}"
     bind_context(request_id="req-for-task")

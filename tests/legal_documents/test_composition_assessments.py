@@ -7,9 +7,10 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from gdpr.composition import compose
 from gdpr.composition.assessments.breach_deadline import iso_z, notification_deadline
 from gdpr.composition.assessments.breach_risk import BreachFacts, decide
-from gdpr.composition.assessments.dpia_risk import assess_risks, risk_level
+from gdpr.composition.assessments.dpia_risk import assess_risks
 from gdpr.composition.assessments.dpia_screening import DpiaFacts, screen
 from gdpr.composition.assessments.dsr_deadline import add_months, response_deadline
+from gdpr.composition.assessments.risk_scale import risk_level
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.completeness import item_blocks
 from gdpr.doctypes.registry import get_document_type

@@ -1,4 +1,4 @@
-"""The offline edit instructions of `iterate` (legal_documents.editing), on a real document."""
+"""The offline edit instructions of `iterate` (providers.editing), on a real document."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from gdpr.composition import compose
 from gdpr.doctypes.registry import get_document_type
-from legal_documents.editing import GRAMMAR, apply_edit_instruction, headings
+from legal_documents.providers.editing import GRAMMAR, apply_edit_instruction, headings
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 COMPANY = FULL_INPUTS["PRIVACY_POLICY"]["companyName"]

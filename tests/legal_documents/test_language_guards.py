@@ -12,7 +12,7 @@ import pytest
 import gdpr
 from gdpr.composition.markdown import MARKER_WORDS
 from gdpr.i18n import _, activate
-from legal_documents.editing import apply_edit_instruction, find_section, headings
+from legal_documents.providers.editing import apply_edit_instruction, find_section, headings
 from tests.legal_documents.samples import FIXED_NOW, FULL_ANSWERS, FULL_INPUTS
 
 LANGUAGES = ("de", "fr", "es", "it")

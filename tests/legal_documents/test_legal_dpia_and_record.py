@@ -9,8 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from gdpr.composition import completeness_report, compose, ensure_checklist
-from gdpr.composition.assessments.dpia_risk import assess_risks, risk_level
+from gdpr.composition.assessments.dpia_risk import assess_risks
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.risk_scale import risk_level
 from gdpr.composition.assessments.security_measures import classify_measures
 from gdpr.composition.completeness import item_blocks
 from gdpr.doctypes.registry import get_document_type

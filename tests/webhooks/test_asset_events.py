@@ -7,8 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from standardwebhooks.webhooks import Webhook
 
-from assets.ingestion import asset_process
-from assets.services import asset_mark_failed
+from assets.ingestion import asset_mark_failed, asset_process
 from organizations.models import Plan, Role
 from tests.conftest import make_caller
 from tests.factories import OrganizationFactory

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gdpr.composition.assessments.dpia_risk import RiskAssessment, RiskRating
+from gdpr.composition.assessments.dpia_risk import RiskAssessment
+from gdpr.composition.assessments.risk_scale import RiskRating
 
 # The keys of the risks `assess_risks` rates: the CNIL feared events, then the risks to rights
 # (`dpia_rights_risks`, prefixed "rights-"). A test keeps this list equal to what is rated.

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gdpr.composition.assessments.dpia_risk import RiskRating
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.risk_scale import RiskRating, clamp
 from gdpr.composition.assessments.security_measures import RIGHTS_SCHEME, measure_families
 from gdpr.i18n import N_, _
 
@@ -72,10 +72,6 @@ def _advice(advice: str, facts: DpiaFacts) -> str:
     return _(advice if facts.automated_decisions else _WITHOUT_ART_22.get(advice, advice))
 
 
-def _clamp(value: int) -> int:
-    return max(1, min(4, value))
-
-
 def _present(measures: Iterable[object]) -> set[str]:
     return set(measure_families(measures, scheme=RIGHTS_SCHEME))
 
@@ -110,7 +106,7 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[object]) -> tuple[Ris
     present = _present(measures)
     rated = []
     for key, label, severity_raw, likelihood_raw, reasons in specs:
-        severity, likelihood = _clamp(severity_raw), _clamp(likelihood_raw)
+        severity, likelihood = clamp(severity_raw), clamp(likelihood_raw)
         acting = [
             (measure, axis)
             for measure, effects, _advice_text in _RIGHTS_MEASURES
@@ -125,8 +121,8 @@ def rate_rights_risks(facts: DpiaFacts, measures: Iterable[object]) -> tuple[Ris
                 label=label,
                 severity=severity,
                 likelihood=likelihood,
-                residual_severity=_clamp(severity - on_severity),
-                residual_likelihood=_clamp(likelihood - on_likelihood),
+                residual_severity=clamp(severity - on_severity),
+                residual_likelihood=clamp(likelihood - on_likelihood),
                 reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
                 mitigating_families=tuple(m for m, _skip in acting if m in present),
                 recommendations=tuple(

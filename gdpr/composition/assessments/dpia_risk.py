@@ -14,37 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gdpr.composition.assessments.dpia_rights_risks import rate_rights_risks
 from gdpr.composition.assessments.dpia_screening import DpiaFacts
+from gdpr.composition.assessments.risk_scale import RiskRating, clamp
 from gdpr.composition.assessments.security_measures import FAMILY_BY_KEY
-from gdpr.i18n import N_, _
+from gdpr.i18n import _
 
-SCALE_LABELS = {1: N_("Negligible"), 2: N_("Limited"), 3: N_("Significant"), 4: N_("Maximum")}
 MANY_RECIPIENTS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class RiskRating:
-    """One feared event rated before and after the measures in place."""
-
-    key: str
-    label: str
-    severity: int
-    likelihood: int
-    residual_severity: int
-    residual_likelihood: int
-    reasons: tuple[str, ...]
-    mitigating_families: tuple[str, ...]
-    recommendations: tuple[str, ...]
-
-    @property
-    def level(self) -> str:
-        """Risk level before measures."""
-        return risk_level(self.severity, self.likelihood)
-
-    @property
-    def residual_level(self) -> str:
-        """Risk level with the measures in place."""
-        return risk_level(self.residual_severity, self.residual_likelihood)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,35 +43,10 @@ class RiskAssessment:
         return bool(self.high_residual)
 
 
-SEVERE = 3  # "Significant" and "Maximum" are the upper half of each CNIL axis.
-
-
-def risk_level(severity: int, likelihood: int) -> str:
-    """The zone of the CNIL map where (severity, likelihood) sits.
-
-    high: both significant or maximum (to be avoided; Art. 36 if it remains); medium (severe
-    impact): severity high, likelihood low (to be reduced, the impact is what matters);
-    medium (likely): likelihood high, severity low (to be reduced); low: both negligible or
-    limited (may be accepted).
-    """
-    # Codes compared by the rules; translated where shown (writers/dpia.py).
-    if severity >= SEVERE and likelihood >= SEVERE:
-        return N_("high")
-    if severity >= SEVERE:
-        return N_("medium (severe impact)")
-    if likelihood >= SEVERE:
-        return N_("medium (likely)")
-    return N_("low")
-
-
-def _clamp(value: int) -> int:
-    return max(1, min(4, value))
-
-
 def _reduction(present: set[str], direct: tuple[str, ...], supporting: tuple[str, ...]) -> int:
     # Only a measure that addresses the risk directly lowers its value: one step, two when
     # three or more acting families are listed (CNIL: measures reduce, they never make an event
-    # impossible, hence the floor of 1 in _clamp). A supporting family (logging, training)
+    # impossible, hence the floor of 1 in clamp). A supporting family (logging, training)
     # helps a direct one work but lowers nothing alone: staff training does not make an
     # illegitimate access less likely where nothing restricts access.
     direct_count = sum(1 for key in direct if key in present)
@@ -150,8 +101,8 @@ def assess_risks(
     if large:
         reasons_common.append(_("the large scale widens exposure"))
 
-    access_severity = _clamp(1 + (2 if special else 1 if sensitive else 0) + vulnerable)
-    access_likelihood = _clamp(
+    access_severity = clamp(1 + (2 if special else 1 if sensitive else 0) + vulnerable)
+    access_likelihood = clamp(
         1
         + large
         + facts.third_country_transfers
@@ -171,16 +122,16 @@ def assess_risks(
     if facts.systematic_monitoring or facts.dataset_matching:
         access_reasons.append(_("monitoring or combined datasets build richer profiles"))
 
-    modification_severity = _clamp(1 + special + vulnerable + bool(facts.automated_decisions))
-    modification_likelihood = _clamp(1 + large + many_recipients + bool(facts.dataset_matching))
+    modification_severity = clamp(1 + special + vulnerable + bool(facts.automated_decisions))
+    modification_likelihood = clamp(1 + large + many_recipients + bool(facts.dataset_matching))
     modification_reasons = list(reasons_common)
     if facts.automated_decisions:
         modification_reasons.append(_("automated decisions would act on altered data"))
 
-    disappearance_severity = _clamp(
+    disappearance_severity = clamp(
         1 + special + bool(facts.automated_decisions or facts.prevents_right_or_service)
     )
-    disappearance_likelihood = _clamp(2 + large)
+    disappearance_likelihood = clamp(2 + large)
     disappearance_reasons = [
         _("hardware failure, ransomware and deletion errors are common events"),
         *([_("the large scale widens exposure")] if large else []),
@@ -221,8 +172,8 @@ def assess_risks(
                 label=label,
                 severity=severity,
                 likelihood=likelihood,
-                residual_severity=_clamp(severity - min(1, _reduction(present, *on_severity))),
-                residual_likelihood=_clamp(likelihood - _reduction(present, *on_likelihood)),
+                residual_severity=clamp(severity - min(1, _reduction(present, *on_severity))),
+                residual_likelihood=clamp(likelihood - _reduction(present, *on_likelihood)),
                 reasons=tuple(reasons) or (_("no aggravating factor in the inputs"),),
                 mitigating_families=tuple(f for f in relevant if f in present),
                 recommendations=tuple(
@@ -230,7 +181,4 @@ def assess_risks(
                 ),
             )
         )
-    # Imported here: the rights module builds RiskRating values defined above.
-    from gdpr.composition.assessments.dpia_rights_risks import rate_rights_risks
-
     return RiskAssessment(risks=tuple(risks), rights_risks=rate_rights_risks(facts, measures))

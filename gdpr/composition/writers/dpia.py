@@ -12,14 +12,10 @@ from gdpr.composition.assessments.controller_ratings import (
     controller_ratings,
 )
 from gdpr.composition.assessments.dpia_rights_risks import RIGHTS_MEASURE_LABELS
-from gdpr.composition.assessments.dpia_risk import (
-    SCALE_LABELS,
-    RiskAssessment,
-    RiskRating,
-    assess_risks,
-)
+from gdpr.composition.assessments.dpia_risk import RiskAssessment, assess_risks
 from gdpr.composition.assessments.dpia_screening import DpiaFacts, Screening, screen
 from gdpr.composition.assessments.dsr_deadline import add_months
+from gdpr.composition.assessments.risk_scale import SCALE_LABELS, RiskRating
 from gdpr.composition.assessments.security_measures import (
     FAMILY_BY_KEY,
     classify_measures,

@@ -14,8 +14,8 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
-from common.gdpr_inputs import TextField, string_or_object_list
 from gdpr.concepts import codes, scheme_names
+from register.gdpr_inputs import TextField, string_or_object_list
 
 DATA_CATEGORY_SCHEMES = ("data-category",)
 MEASURE_SCHEMES = ("security-measure", "rights-measure")
@@ -53,7 +53,7 @@ class ConceptCodeField(serializers.CharField):
 class ConceptCodeFieldExtension(OpenApiSerializerFieldExtension):
     """The codes as an enum, listed when the schema is built."""
 
-    target_class = "common.concept_inputs.ConceptCodeField"
+    target_class = "register.concept_inputs.ConceptCodeField"
 
     def map_serializer_field(self, auto_schema, direction):  # type: ignore[no-untyped-def]
         field = self.target

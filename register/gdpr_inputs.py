@@ -1,10 +1,12 @@
 """DRF fields for the GDPR facts integrators send: legal bases, safeguards, recipients, retention.
 
-Shared by the document create bodies (`legal_documents.inputs`) and the processing register
-(`register.serializers`), which hold the same facts in the same shapes (a plain string, or an
-object). Names are camelCase as in docs/API.md. Every text is limited to 100,000 characters;
-an over-long text fails with the error code `CONTENT_TOO_LONG` so that the API can answer
-with that code rather than VALIDATION_ERROR. Legal-basis and safeguard wording is recognised
+Shared by the processing register (`register.serializers`) and the document create bodies
+(`legal_documents.inputs`), which hold the same facts in the same shapes (a plain string, or
+an object). Here, in the register, the lowest app holding these facts (legal_documents sits
+above it); not in `common`, which keeps the helpers that know no GDPR. Names are camelCase
+as in docs/API.md. Every text is limited to 100,000 characters; an over-long text fails with
+the error code `CONTENT_TOO_LONG` so that the API can answer with that code rather than
+VALIDATION_ERROR. Legal-basis and safeguard wording is recognised
 by `gdpr.composition.recognition` (pure Python) and kept as given.
 """
 
