@@ -16,7 +16,7 @@ from django.apps import apps
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from config.apps_list import PROJECT_APPS
+from common.apps_list import PROJECT_APPS
 
 APP_LABELS: dict[str, Promise] = {
     "common": _("Service infrastructure"),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from assets import time_budget
 from config import services
-from config.apps_list import PROJECT_APPS
+from common.apps_list import PROJECT_APPS
 from config.environment import Environment
 from config.logging import logging_config
 from config.services import celery_broker_url
@@ -46,7 +46,7 @@ INSTALLED_APPS = [
     "channels",
     "simple_history",
     "django_prometheus",
-    *PROJECT_APPS,  # the project's apps, listed once (config/apps_list.py)
+    *PROJECT_APPS,  # the project's apps, listed once (common/apps_list.py)
 ]
 
 MIDDLEWARE = [

@@ -1,9 +1,9 @@
-"""The project's packages are listed once (config/apps_list.py): the settings build
+"""The project's packages are listed once (common/apps_list.py): the settings build
 INSTALLED_APPS from it, and every list that cannot import Python (pyproject's package list,
 import-linter's root packages, mypy's overrides, the image's .dockerignore) names the same
 packages. A new app added in one place and forgotten in another fails here.
 
-A package listed in config/apps_list.py but not on disk yet (one being added on another
+A package listed in common/apps_list.py but not on disk yet (one being added on another
 branch) is left out of the comparison; every package on disk must be listed.
 """
 
@@ -13,7 +13,7 @@ import tomllib
 
 from django.conf import settings
 
-from config.apps_list import (
+from common.apps_list import (
     COMPOSITION_ROOT,
     FRAMEWORK_FREE_PACKAGES,
     PROJECT_APPS,
