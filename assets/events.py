@@ -65,13 +65,10 @@ def announce_final_status(asset_id: Any) -> None:
                 "message": asset.error_message,
                 "details": asset.error_details,
             }
-        try:
-            from webhooks.services import dispatch_asset_event
+        from webhooks.services import queue_event
 
-            dispatch_asset_event(
-                asset_id=asset.pk, organization_id=asset.organization_id, event=event, data=data
-            )
-        except Exception:
-            logger.warning("could not queue %s for asset %s", event, asset.pk, exc_info=True)
+        queue_event(
+            event=event, subject_id=asset.pk, organization_id=asset.organization_id, data=data
+        )
 
     transaction.on_commit(announce)

@@ -102,11 +102,11 @@ def notify_webhooks(*, document: Any, event: str) -> None:
     """Queue `event` for the organization's webhook endpoints once the transaction commits.
 
     `event` is one of the names of `webhooks.events` (`DOCUMENT_CREATED`...), defined there
-    once: webhooks sits below the documents and validates the name it is given.
-
-    Best effort like the WebSocket frames: a webhook problem never fails the document's work.
+    once: webhooks sits below the documents and validates the name it is given. Best effort
+    like the WebSocket frames (webhooks.services.queue_event): a webhook problem never fails
+    the document's work.
     """
-    from django.db import transaction
+    from webhooks.services import queue_event
 
     data = {
         "documentType": document.document_type,
@@ -114,16 +114,6 @@ def notify_webhooks(*, document: Any, event: str) -> None:
         "stage": document.stage,
         "version": document.version,
     }
-    document_id, organization_id = str(document.pk), str(document.organization_id)
-
-    def dispatch() -> None:
-        from webhooks.services import dispatch_document_event
-
-        try:
-            dispatch_document_event(
-                document_id=document_id, organization_id=organization_id, event=event, data=data
-            )
-        except Exception:
-            logger.warning("could not queue %s for document %s", event, document_id, exc_info=True)
-
-    transaction.on_commit(dispatch)
+    queue_event(
+        event=event, subject_id=document.pk, organization_id=document.organization_id, data=data
+    )

@@ -64,20 +64,15 @@ def announce(*, import_id: Any, final: bool) -> None:
 
 def _notify_webhooks(register_import: RegisterImport, data: dict[str, Any]) -> None:
     from webhooks.events import REGISTER_IMPORT_COMPLETED, REGISTER_IMPORT_FAILED
-    from webhooks.services import dispatch_register_import_event
+    from webhooks.services import queue_event
 
     completed = register_import.status == ImportStatus.COMPLETED
     payload = {key: value for key, value in data.items() if key != "progress"}
     if completed and register_import.result:
         payload["totals"] = register_import.result.get("totals")
-    try:
-        dispatch_register_import_event(
-            import_id=register_import.pk,
-            organization_id=register_import.organization_id,
-            event=REGISTER_IMPORT_COMPLETED if completed else REGISTER_IMPORT_FAILED,
-            data=payload,
-        )
-    except Exception:
-        logger.warning(
-            "could not queue the webhook of import %s", register_import.pk, exc_info=True
-        )
+    queue_event(
+        event=REGISTER_IMPORT_COMPLETED if completed else REGISTER_IMPORT_FAILED,
+        subject_id=register_import.pk,
+        organization_id=register_import.organization_id,
+        data=payload,
+    )

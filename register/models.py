@@ -18,6 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from common.background.fields import LeasedWork
 from organizations.models import Organization
 
 
@@ -166,11 +167,11 @@ class ImportStatus(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
-class RegisterImport(models.Model):
+class RegisterImport(LeasedWork):
     """One import of a register file (or its dry run), run by a worker (importing/jobs.py).
 
-    A row with a lease, in the shape every background job is meant to take: `status`, the
-    running attempt's `lease_token` and `lease_expires_at`, `attempts`, and the last error.
+    A row of background work (common.background: its lease columns come from `LeasedWork`,
+    the kind is register.work.KIND); `status` is the import's own, as the API shows it.
     The uploaded file waits in the storage under `file_key` until the import has run, then
     it is deleted (`file_key` empty); `result` is the plan, as the API answers it.
     """
@@ -191,9 +192,6 @@ class RegisterImport(models.Model):
         max_length=12, choices=ImportStatus.choices, default=ImportStatus.QUEUED, db_index=True
     )
     stage = models.CharField(max_length=16, blank=True, default="")
-    lease_token = models.UUIDField(null=True, blank=True)
-    lease_expires_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     error_code = models.CharField(max_length=32, blank=True, default="")
     error_message = models.TextField(blank=True, default="")
     error_details = models.JSONField(null=True, blank=True)

@@ -12,8 +12,10 @@ from pathlib import Path
 from celery import Task, shared_task
 from django.conf import settings
 
+from common.background.leases import LeaseHeldError
 from common.child_process import OUT_OF_MEMORY_EXIT
 from common.tasks import ServiceTask
+from register import work
 from register.importing import jobs
 
 logger = logging.getLogger(__name__)
@@ -26,6 +28,8 @@ MEMORY_EXITS = (OUT_OF_MEMORY_EXIT, -signal.SIGKILL, -signal.SIGABRT, 127)
 
 
 def _give_up(task: Task, error: BaseException, import_id: str) -> None:
+    if isinstance(error, LeaseHeldError):
+        return  # another attempt holds the import: it ends it, or the sweeper does
     jobs.fail(
         import_id=import_id, token=None, code="INTERNAL_ERROR", message=jobs.UNEXPECTED_FAILURE
     )
@@ -36,24 +40,28 @@ class RegisterImportTask(ServiceTask):
 
     @property  # type: ignore[override]
     def soft_time_limit(self) -> int:
-        return jobs.budget_seconds() + jobs.GRACE_SECONDS
+        return work.budget_seconds() + work.GRACE_SECONDS
 
     @property  # type: ignore[override]
     def time_limit(self) -> int:
-        return jobs.budget_seconds() + 2 * jobs.GRACE_SECONDS
+        return work.budget_seconds() + 2 * work.GRACE_SECONDS
 
 
 @shared_task(base=RegisterImportTask, bind=True, give_up=_give_up)
 def run_register_import_task(self, import_id: str) -> None:  # type: ignore[no-untyped-def]
     """Run one register import in a bounded child process; it never stays `processing`.
 
-    Claims the import's lease (a redelivered or duplicate task finds nothing to do), runs
-    the child and waits at most REGISTER_IMPORT_TIMEOUT_SECONDS. The child records the plan
-    or the file's error itself; if it ran out of memory or time, or crashed, the import is
-    failed here with what happened. Database hiccups are retried (ServiceTask), then the
-    import fails with a generic message.
+    Claims the import's lease (a redelivered or duplicate task finds nothing to do, or
+    looks again once the lease of the attempt still running expires), runs the child and
+    waits at most REGISTER_IMPORT_TIMEOUT_SECONDS. The child records the plan or the file's
+    error itself; if it ran out of memory or time, or crashed, the import is failed here
+    with what happened. Database hiccups are retried (ServiceTask), then the import fails
+    with a generic message.
     """
-    token = jobs.claim(import_id=import_id)
+    try:
+        token = jobs.claim(import_id=import_id)
+    except LeaseHeldError as held:
+        raise self.retry(exc=held, countdown=held.seconds_left) from None
     if token is None:
         return
     outcome = _run_child(import_id, token)
@@ -65,7 +73,7 @@ def run_register_import_task(self, import_id: str) -> None:  # type: ignore[no-u
 def _run_child(import_id: str, token: str) -> tuple[str, str] | None:
     """Run the child; (code, message) of a failure it could not record itself, else None."""
     memory_bytes = settings.REGISTER_IMPORT_MEMORY_LIMIT_MB * 1024 * 1024
-    seconds = jobs.budget_seconds()
+    seconds = work.budget_seconds()
     command = [
         sys.executable, "-m", "register.import_child",
         import_id, token, str(memory_bytes), str(os.getpid()),
@@ -100,6 +108,10 @@ def _child_environment() -> dict[str, str]:
 
 
 @shared_task
-def sweep_register_imports_task() -> dict[str, int]:
-    """Beat: requeue or fail imports whose lease expired, resend lost ones, delete leftovers."""
-    return jobs.sweep()
+def clean_up_register_imports_task() -> dict[str, int]:
+    """Beat: delete the files no import needs and the imports past their keeping.
+
+    The leases of the imports (requeue, fail, send again) are the one sweeper's
+    (common.tasks.sweep_background_work_task); this is the register's own retention.
+    """
+    return jobs.clean_up()

@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -274,14 +275,21 @@ def register_imports_here(monkeypatch: pytest.MonkeyPatch) -> None:
     No worker runs in most tests, and a child process could not see the test's uncommitted
     rows: the import is claimed and executed here, at once (not after commit), through the
     same jobs as in a worker (register.importing.jobs). The child process and the task are
-    tested on their own (tests/register/test_import_jobs.py, tests/reliability).
+    tested on their own (tests/register/test_import_jobs.py, tests/reliability). Other
+    kinds of background work are still sent on commit.
     """
+    from common.background import leases
     from register.importing import jobs
+    from register.work import KIND
 
-    def run_here(import_id: str) -> None:
-        token = jobs.claim(import_id=import_id)
+    send_on_commit = leases.send_on_commit
+
+    def run_here(kind: Any, pk: Any, *, delay: float = 0) -> None:
+        if kind.name != KIND.name:
+            send_on_commit(kind, pk, delay=delay)
+            return
+        token = jobs.claim(import_id=str(pk))
         if token is not None:
-            jobs.execute(import_id=import_id, token=token)
+            jobs.execute(import_id=str(pk), token=token)
 
-    monkeypatch.setattr(jobs, "after_commit", lambda function: function())
-    monkeypatch.setattr(jobs, "send", run_here)
+    monkeypatch.setattr(leases, "send_on_commit", run_here)

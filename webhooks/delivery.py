@@ -1,4 +1,4 @@
-"""One delivery attempt: vet the target again, sign, POST, record, and plan the retry.
+"""One delivery attempt: claim it, vet the target again, sign, POST, record, queue the retry.
 
 Standard Webhooks format: headers `webhook-id` (the event id, the same for every attempt),
 `webhook-timestamp` (of this attempt) and `webhook-signature: v1,<base64 HMAC-SHA256>`,
@@ -17,19 +17,18 @@ from typing import Any
 import httpx
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
+from common.background import leases
 from webhooks import ssrf
 from webhooks.endpoint_secrets import SecretUnavailableError
 from webhooks.models import DeliveryStatus, WebhookDelivery
+from webhooks.work import KIND
 
 logger = logging.getLogger(__name__)
 
 USER_AGENT = "legaldocs-webhooks/1"
-# Added to the request timeout: a claim older than both belonged to a worker that died.
-_CLAIM_GRACE = timedelta(seconds=60)
 
 
 @dataclass(frozen=True)
@@ -99,36 +98,6 @@ def _post(target: ssrf.VettedTarget, *, headers: dict[str, str], body: str) -> A
     return AttemptResult(code, elapsed, error, retryable=True)
 
 
-class AttemptInProgressError(Exception):
-    """Another worker claimed this attempt recently; look again once its claim expires."""
-
-
-def claim_expiry_seconds() -> float:
-    """How long a claim holds: the longest a request can take, plus a grace period."""
-    return float(settings.WEBHOOK_TIMEOUT_SECONDS) + _CLAIM_GRACE.total_seconds()
-
-
-def _claim(delivery_id: Any) -> WebhookDelivery | None:
-    """Mark a pending attempt as started; None if it is gone or already made.
-
-    Celery tasks are acks_late and Redis redelivers long countdowns: a duplicate task must
-    not send the same attempt twice. A claim older than `claim_expiry_seconds` belonged to
-    a worker that died mid-request and is taken over; a younger one raises
-    AttemptInProgressError.
-    """
-    now = timezone.now()
-    stale = now - timedelta(seconds=claim_expiry_seconds())
-    pending = WebhookDelivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING)
-    claimed = pending.filter(Q(started_at__isnull=True) | Q(started_at__lt=stale)).update(
-        started_at=now
-    )
-    if claimed:
-        return WebhookDelivery.objects.select_related("endpoint").get(pk=delivery_id)
-    if pending.exists():
-        raise AttemptInProgressError(f"Delivery {delivery_id} is being attempted elsewhere.")
-    return None
-
-
 def _attempt(delivery: WebhookDelivery) -> AttemptResult:
     endpoint = delivery.endpoint
     if not endpoint.is_active:
@@ -149,55 +118,63 @@ def _attempt(delivery: WebhookDelivery) -> AttemptResult:
 
 
 def webhook_delivery_attempt(*, delivery_id: Any) -> WebhookDelivery | None:
-    """Make the pending attempt `delivery_id`; return the next attempt to enqueue, if any.
+    """Make the pending attempt `delivery_id`; return the next attempt it queued, if any.
 
     Outcome on the row: `succeeded` on a 2xx answer; `retrying` when the answer was not 2xx
     or the request failed (connection error, timeout) and attempts remain, with a new
-    `pending` row for the next attempt due after the configured delay; `failed` after the
-    last attempt, or at once when the target is refused by the SSRF guard, the endpoint is
-    disabled or its secret cannot be decrypted (retrying would not help). An attempt that
-    is missing or already made is skipped (returns None), as is one whose endpoint was
-    deleted meanwhile; one being made by another worker raises AttemptInProgressError.
+    `pending` row for the next attempt, queued (common.background) to be sent after the
+    configured delay; `failed` after the last attempt, or at once when the target is refused
+    by the SSRF guard, the endpoint is disabled or its secret cannot be decrypted (retrying
+    would not help). An attempt that is missing or already made is skipped (returns None),
+    as is one whose endpoint was deleted meanwhile; one being made by another worker raises
+    LeaseHeldError (Celery tasks are acks_late and Redis redelivers long countdowns: the
+    lease sends each attempt once; a lease older than its expiry belonged to a worker that
+    died mid-request and is taken over).
     """
-    delivery = _claim(delivery_id)
-    if delivery is None:
+    lease = leases.claim(KIND, delivery_id, status=DeliveryStatus.PENDING)
+    if lease is None:
         return None
+    delivery = WebhookDelivery.objects.select_related("endpoint").get(pk=delivery_id)
     result = _attempt(delivery)
-    delivery.status_code = result.status_code
-    delivery.duration_ms = result.duration_ms
-    delivery.error = result.error
     delays = retry_delays()
     next_delivery = None
     with transaction.atomic():
-        # The endpoint (and with it this row) may have been deleted during the request.
-        if not WebhookDelivery.objects.select_for_update().filter(pk=delivery.pk).exists():
+        # The endpoint (and with it this row) may have been deleted during the request; or
+        # the lease expired and another worker took the attempt over: it records it.
+        held = leases.holding(KIND, delivery_id, lease.token)
+        if held is None:
             return None
+        held.status_code = result.status_code
+        held.duration_ms = result.duration_ms
+        held.error = result.error
         if result.succeeded:
-            delivery.status = DeliveryStatus.SUCCEEDED
-        elif result.retryable and delivery.attempt <= len(delays):
-            delivery.status = DeliveryStatus.RETRYING
-            delivery.next_attempt_at = timezone.now() + timedelta(
-                seconds=delays[delivery.attempt - 1]
-            )
-            next_delivery = WebhookDelivery.objects.create(
-                endpoint=delivery.endpoint,
-                event_id=delivery.event_id,
-                event=delivery.event,
-                payload=delivery.payload,
-                attempt=delivery.attempt + 1,
-                next_attempt_at=delivery.next_attempt_at,
+            held.status = DeliveryStatus.SUCCEEDED
+        elif result.retryable and held.attempt <= len(delays):
+            held.status = DeliveryStatus.RETRYING
+            delay = delays[held.attempt - 1]
+            held.next_attempt_at = timezone.now() + timedelta(seconds=delay)
+            next_delivery = WebhookDelivery(
+                endpoint_id=held.endpoint_id,
+                event_id=held.event_id,
+                event=held.event,
+                payload=held.payload,
+                attempt=held.attempt + 1,
+                next_attempt_at=held.next_attempt_at,
             )
         else:
-            delivery.status = DeliveryStatus.FAILED
-        delivery.save(
+            held.status = DeliveryStatus.FAILED
+        held.save(
             update_fields=["status", "status_code", "duration_ms", "error", "next_attempt_at"]
         )
+        leases.finish(held)
+        if next_delivery is not None:
+            leases.queue(KIND, next_delivery, delay=delay)
     logger.info(
         "webhook attempt %s of %s to endpoint %s: %s %s",
-        delivery.attempt,
-        delivery.event_id,
-        delivery.endpoint_id,
-        delivery.status,
+        held.attempt,
+        held.event_id,
+        held.endpoint_id,
+        held.status,
         result.status_code or result.error,
     )
     return next_delivery

@@ -1,11 +1,13 @@
-"""What goes out to webhook receivers: the event names and the payload of a document event.
+"""What goes out to webhook receivers: the event names and the one payload of every event.
 
 The payload is the seed's, exactly: `{event, documentId, organizationId, timestamp, data}`
-with `data` carrying at least `documentType` and `status`.
+with `data` carrying at least `documentType` and `status`; asset and register import events
+name their subject `assetId` and `importId` instead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Final, NotRequired, TypedDict
 from uuid import UUID
@@ -45,6 +47,14 @@ WEBHOOK_EVENTS: Final[tuple[str, ...]] = (
 )
 
 
+# The key of the payload naming what the event is about, by the event's family (docs/API.md).
+SUBJECT_KEYS: Final[dict[str, str]] = {
+    "document": "documentId",
+    "asset": "assetId",
+    "register_import": "importId",
+}
+
+
 class DocumentEventData(TypedDict):
     documentType: str
     status: str
@@ -53,72 +63,29 @@ class DocumentEventData(TypedDict):
     version: NotRequired[int]
 
 
-class DocumentEventPayload(TypedDict):
-    event: str
-    documentId: str
-    organizationId: str
-    timestamp: str
-    data: dict[str, Any]
+def subject_key(event: str) -> str:
+    """`documentId` for `document.created`, `assetId` for `asset.failed`, and so on."""
+    return SUBJECT_KEYS[event.split(".", 1)[0]]
 
 
-class AssetEventPayload(TypedDict):
-    event: str
-    assetId: str
-    organizationId: str
-    timestamp: str
-    data: dict[str, Any]
-
-
-def asset_event_payload(
+def event_payload(
     *,
     event: str,
-    asset_id: UUID | str,
+    subject_id: UUID | str,
     organization_id: UUID | str,
-    data: dict[str, Any],
-    timestamp: datetime,
-) -> AssetEventPayload:
-    """The body of one asset event: `data` carries status, originalFileName, chunkCount and,
-    for `asset.failed`, the error."""
-    return {
-        "event": event,
-        "assetId": str(asset_id),
-        "organizationId": str(organization_id),
-        "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
-        "data": dict(data),
-    }
-
-
-def register_import_event_payload(
-    *,
-    event: str,
-    import_id: UUID | str,
-    organization_id: UUID | str,
-    data: dict[str, Any],
+    data: Mapping[str, Any],
     timestamp: datetime,
 ) -> dict[str, Any]:
-    """The body of one register import event: `data` carries status, dryRun, fileName,
-    totals (when completed) and the error (when failed)."""
+    """The body sent to every receiver of one event (JSON-serializable), for every event:
+    `{event, <subject>Id, organizationId, timestamp, data}`, in that order.
+
+    `data` of a document event carries at least documentType and status; of an asset event
+    status, originalFileName, chunkCount and, for `asset.failed`, the error; of a register
+    import event status, dryRun, fileName, totals (completed) or the error (failed).
+    """
     return {
         "event": event,
-        "importId": str(import_id),
-        "organizationId": str(organization_id),
-        "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
-        "data": dict(data),
-    }
-
-
-def document_event_payload(
-    *,
-    event: str,
-    document_id: UUID | str,
-    organization_id: UUID | str,
-    data: DocumentEventData | dict[str, Any],
-    timestamp: datetime,
-) -> DocumentEventPayload:
-    """The body sent to every receiver of one document event (JSON-serializable)."""
-    return {
-        "event": event,
-        "documentId": str(document_id),
+        subject_key(event): str(subject_id),
         "organizationId": str(organization_id),
         "timestamp": timestamp.isoformat().replace("+00:00", "Z"),
         "data": dict(data),

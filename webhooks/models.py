@@ -7,6 +7,7 @@ import uuid
 from django.db import models
 from django.utils.translation import gettext_lazy
 
+from common.background.fields import LeasedWork
 from organizations.models import Organization
 from webhooks.endpoint_secrets import decrypt_secret, encrypt_secret
 
@@ -50,11 +51,13 @@ class DeliveryStatus(models.TextChoices):
     FAILED = "failed", gettext_lazy("Failed")
 
 
-class WebhookDelivery(models.Model):
+class WebhookDelivery(LeasedWork):
     """One attempt to deliver one event to one endpoint; a retry is a new row.
 
     All attempts of a message share `event_id` (the Standard Webhooks `webhook-id`), so a
-    receiver can drop duplicates.
+    receiver can drop duplicates. A pending attempt is a row of background work
+    (common.background, the kind webhooks.work.KIND): its lease makes a redelivered task
+    send it once, and the one sweeper sends it again when its task was lost.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -74,8 +77,6 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # When this attempt is due (pending) or when the next one is (retrying).
     next_attempt_at = models.DateTimeField(null=True, blank=True)
-    # Set when a worker claims the attempt, so a redelivered task does not send it twice.
-    started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-attempt"]

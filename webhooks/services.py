@@ -1,39 +1,31 @@
-"""Writes of webhooks: registering and deleting endpoints, dispatching document events.
+"""Writes of webhooks: registering and deleting endpoints, queuing events.
 
 Endpoints are created and deleted here only, by the API and by the admin alike, each with
-its audit event (`webhook.create`, `webhook.delete`). `dispatch_document_event` is the one
-entry point for the document code: call it after the document's transaction has committed.
+its audit event (`webhook.create`, `webhook.delete`). `queue_event` is the one entry point
+of every app that emits an event (documents, assets, register imports): it queues the event
+once the caller's transaction commits, with the one payload (webhooks.events.event_payload).
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from audit.services import Actor, record_event
+from common.background import leases
 from organizations.models import Organization, Plan
 from webhooks import ssrf
 from webhooks.endpoint_secrets import generate_secret
-from webhooks.events import (
-    ASSET_EVENTS,
-    DOCUMENT_EVENTS,
-    REGISTER_IMPORT_EVENTS,
-    WEBHOOK_EVENTS,
-    DocumentEventData,
-    asset_event_payload,
-    document_event_payload,
-    register_import_event_payload,
-)
+from webhooks.events import WEBHOOK_EVENTS, event_payload
 from webhooks.exceptions import InvalidEndpoint, PlanRequired
-from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
+from webhooks.models import WebhookDelivery, WebhookEndpoint
+from webhooks.work import KIND
 
 logger = logging.getLogger(__name__)
 
@@ -144,100 +136,51 @@ def webhook_endpoint_delete(*, endpoint: WebhookEndpoint, actor: Actor, via: Via
     )  # fmt: skip
 
 
-def dispatch_document_event(
+def queue_event(
     *,
-    document_id: uuid.UUID | str,
-    organization_id: uuid.UUID | str,
     event: str,
-    data: DocumentEventData | dict[str, Any],
-) -> list[WebhookDelivery]:
-    """Queue `event` of a document for every active endpoint of the organization that wants it.
+    subject_id: uuid.UUID | str,
+    organization_id: uuid.UUID | str,
+    data: Mapping[str, Any],
+) -> None:
+    """Queue `event` for the organization's endpoints once the caller's transaction commits.
 
-    `data` must be JSON-serializable and carry at least `documentType` and `status`. Call it
-    after the document's transaction committed (e.g. from `transaction.on_commit`). Creates
-    one pending delivery per endpoint, all sharing one event id, and enqueues
-    `deliver_webhook_task` on the `webhooks` queue once this function's own rows are
-    committed. Nothing is sent for an organization whose plan has no webhooks. Raises
-    ValueError for an event name not in `webhooks.events.DOCUMENT_EVENTS` (a programming
-    error); never raises because of a receiver.
+    The one way an app emits a webhook event (at once when no transaction is open, e.g. in
+    another commit hook). `subject_id` is what the event is about (the document, the asset,
+    the register import: its payload key follows the event's name); `data` must be
+    JSON-serializable. Best effort: a webhook problem is logged, never raised into the work
+    that emitted it. Raises ValueError for an event name not in `WEBHOOK_EVENTS` (a
+    programming error), at once.
     """
-    if event not in DOCUMENT_EVENTS:
-        raise ValueError(f"Unknown webhook event {event!r}; expected one of {DOCUMENT_EVENTS}")
+    _require_known(event)
+    frozen = dict(data)
 
-    def payload(now: datetime) -> dict[str, Any]:
-        return dict(
-            document_event_payload(
-                event=event,
-                document_id=document_id,
-                organization_id=organization_id,
-                data=data,
-                timestamp=now,
+    def emit() -> None:
+        try:
+            webhook_deliveries_create(
+                event=event, subject_id=subject_id, organization_id=organization_id, data=frozen
             )
-        )
+        except Exception:
+            logger.warning("could not queue %s of %s", event, subject_id, exc_info=True)
 
-    return _dispatch(organization_id=organization_id, event=event, payload=payload)
+    transaction.on_commit(emit)
 
 
-def dispatch_asset_event(
+def webhook_deliveries_create(
     *,
-    asset_id: uuid.UUID | str,
-    organization_id: uuid.UUID | str,
     event: str,
-    data: dict[str, Any],
-) -> list[WebhookDelivery]:
-    """Queue `asset.completed` or `asset.failed` like `dispatch_document_event` does (after
-    the asset's final status committed). `data` carries status, originalFileName, chunkCount
-    and, on failure, the error. ValueError for an event not in `ASSET_EVENTS`."""
-    if event not in ASSET_EVENTS:
-        raise ValueError(f"Unknown webhook event {event!r}; expected one of {ASSET_EVENTS}")
-
-    def payload(now: datetime) -> dict[str, Any]:
-        return dict(
-            asset_event_payload(
-                event=event,
-                asset_id=asset_id,
-                organization_id=organization_id,
-                data=data,
-                timestamp=now,
-            )
-        )
-
-    return _dispatch(organization_id=organization_id, event=event, payload=payload)
-
-
-def dispatch_register_import_event(
-    *,
-    import_id: uuid.UUID | str,
+    subject_id: uuid.UUID | str,
     organization_id: uuid.UUID | str,
-    event: str,
-    data: dict[str, Any],
+    data: Mapping[str, Any],
 ) -> list[WebhookDelivery]:
-    """Queue `register_import.completed` or `.failed` like `dispatch_asset_event` does (after
-    the import's final status committed). ValueError for an event not in
-    `REGISTER_IMPORT_EVENTS`."""
-    if event not in REGISTER_IMPORT_EVENTS:
-        raise ValueError(
-            f"Unknown webhook event {event!r}; expected one of {REGISTER_IMPORT_EVENTS}"
-        )
+    """One pending delivery per active endpoint of the organization subscribed to `event`.
 
-    def payload(now: datetime) -> dict[str, Any]:
-        return register_import_event_payload(
-            event=event, import_id=import_id, organization_id=organization_id, data=data,
-            timestamp=now,
-        )  # fmt: skip
-
-    return _dispatch(organization_id=organization_id, event=event, payload=payload)
-
-
-def _dispatch(
-    *,
-    organization_id: uuid.UUID | str,
-    event: str,
-    payload: Callable[[datetime], dict[str, Any]],
-) -> list[WebhookDelivery]:
-    """One pending delivery per active endpoint of the organization subscribed to `event`."""
-    from webhooks.tasks import enqueue_delivery  # tasks imports delivery, which imports models
-
+    All share one event id and the one payload; each is queued (common.background) and its
+    `deliver_webhook_task` goes to the `webhooks` queue once committed (a broker refusal is
+    logged and the sweeper sends it again). Nothing is sent for an organization whose plan
+    has no webhooks. ValueError for an unknown event name.
+    """
+    _require_known(event)
     organization = Organization.objects.filter(pk=organization_id).first()
     if organization is None or not organization_has_webhooks(organization):
         return []
@@ -249,11 +192,15 @@ def _dispatch(
     if not endpoints:
         return []
     now = timezone.now()
-    body = payload(now)
+    body = event_payload(
+        event=event, subject_id=subject_id, organization_id=organization_id, data=data,
+        timestamp=now,
+    )  # fmt: skip
     event_id = f"msg_{uuid.uuid4().hex}"
+    deliveries = []
     with transaction.atomic():
-        deliveries = WebhookDelivery.objects.bulk_create(
-            WebhookDelivery(
+        for endpoint in endpoints:
+            delivery = WebhookDelivery(
                 endpoint=endpoint,
                 event_id=event_id,
                 event=event,
@@ -261,63 +208,11 @@ def _dispatch(
                 attempt=1,
                 next_attempt_at=now,
             )
-            for endpoint in endpoints
-        )
-        for delivery in deliveries:
-            # robust: a broker outage is logged, not raised into the caller; the rows are
-            # committed and `webhook_deliveries_requeue_stalled` enqueues them later.
-            transaction.on_commit(_enqueue_hook(enqueue_delivery, delivery), robust=True)
+            leases.queue(KIND, delivery)
+            deliveries.append(delivery)
     return deliveries
 
 
-def _enqueue_hook(
-    enqueue: Callable[[WebhookDelivery], None], delivery: WebhookDelivery
-) -> Callable[[], None]:
-    """A commit hook enqueuing one delivery.
-
-    A typed function rather than a lambda; not a `functools.partial`, as Django logs a failed
-    robust hook by its `__qualname__`, which a partial lacks.
-    """
-
-    def hook() -> None:
-        enqueue(delivery)
-
-    return hook
-
-
-def webhook_deliveries_requeue_stalled(*, limit: int = 500) -> int:
-    """Enqueue again the pending attempts whose task was lost; return how many.
-
-    A pending attempt is made within seconds of its `next_attempt_at`. One still pending
-    `claim_expiry_seconds()` later, and not claimed by a worker within that time, has no
-    task: its enqueue failed (broker down), its message was lost, or its task stopped
-    looking after a claim that then expired. Its `next_attempt_at` moves to now, so it is
-    enqueued again at most once per claim expiry; a duplicate task is harmless (the claim
-    sends each attempt once). An enqueue that fails is logged and left to the next sweep.
-    """
-    from webhooks.delivery import claim_expiry_seconds
-    from webhooks.tasks import enqueue_delivery
-
-    now = timezone.now()
-    overdue = now - timedelta(seconds=claim_expiry_seconds())
-    with transaction.atomic():
-        stalled = list(
-            WebhookDelivery.objects.select_for_update(skip_locked=True)
-            .filter(status=DeliveryStatus.PENDING, next_attempt_at__lt=overdue)
-            .filter(Q(started_at__isnull=True) | Q(started_at__lt=overdue))
-            .order_by("next_attempt_at")[:limit]
-        )
-        WebhookDelivery.objects.filter(pk__in=[row.pk for row in stalled]).update(
-            next_attempt_at=now
-        )
-    requeued = 0
-    for delivery in stalled:
-        try:
-            enqueue_delivery(delivery)
-        except Exception:
-            logger.warning("could not enqueue delivery %s again", delivery.pk, exc_info=True)
-            continue
-        requeued += 1
-    if stalled:
-        logger.info("enqueued %s of %s stalled webhook deliveries again", requeued, len(stalled))
-    return requeued
+def _require_known(event: str) -> None:
+    if event not in WEBHOOK_EVENTS:
+        raise ValueError(f"Unknown webhook event {event!r}; expected one of {WEBHOOK_EVENTS}")

@@ -32,6 +32,9 @@ class WorkKind:
     resend_after_seconds: float = 300
     # A row this long past due (the broker refused every send) ends failed ("unsent").
     max_queued_seconds: float = 3600
+    # Optional: puts the kind's own status back to waiting on the locked row (and saves it)
+    # when an expired or handed-back lease is queued again (e.g. `processing` -> `queued`).
+    requeued: Callable[[Any], None] | None = None
 
 
 _KINDS: dict[str, WorkKind] = {}

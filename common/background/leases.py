@@ -146,5 +146,12 @@ def hand_back(kind: WorkKind, pk: Any, token: str) -> bool:
         if row is None:
             return False
         row.attempts = max(row.attempts - 1, 0)
-        queue(kind, row, fresh=False)
+        requeue(kind, row)
     return True
+
+
+def requeue(kind: WorkKind, row: LeasedWork) -> None:
+    """Queue the locked row's unfinished work again (its attempts go on counting)."""
+    if kind.requeued is not None:
+        kind.requeued(row)
+    queue(kind, row, fresh=False)

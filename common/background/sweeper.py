@@ -42,7 +42,7 @@ def sweep(kind: WorkKind) -> dict[str, int]:
                 leases.end_failed(kind, row, "interrupted")
                 counts["failed"] += 1
             else:
-                leases.queue(kind, row, fresh=False)
+                leases.requeue(kind, row)
                 counts["requeued"] += 1
     waiting = kind.model._default_manager.filter(
         lease_state=LeaseState.QUEUED,

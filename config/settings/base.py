@@ -311,7 +311,7 @@ REGISTER_IMPORT_MEMORY_LIMIT_MB = env.int("REGISTER_IMPORT_MEMORY_LIMIT_MB", 102
 REGISTER_IMPORT_MAX_RUNNING = env.int("REGISTER_IMPORT_MAX_RUNNING", 2, minimum=1)
 # Finished imports (their plans: the previews of the admin) kept per organization; older
 # ones are deleted when a new import starts, and any older than REGISTER_IMPORT_KEEP_DAYS
-# by the sweep. A plan is stored up to REGISTER_IMPORT_RESULT_MAX_BYTES of JSON (the rows
+# by the clean-up (beat). A plan is stored up to REGISTER_IMPORT_RESULT_MAX_BYTES of JSON (the rows
 # past it are counted in `omittedRows`, not listed).
 REGISTER_IMPORTS_KEPT = env.int("REGISTER_IMPORTS_KEPT", 20, minimum=1)
 REGISTER_IMPORT_KEEP_DAYS = env.int("REGISTER_IMPORT_KEEP_DAYS", 7, minimum=1)
@@ -434,12 +434,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "legal_documents.tasks.sweep_documentation_packages_task",
         "schedule": 60.0,
     },
-    "sweep-register-imports": {
-        "task": "register.tasks.sweep_register_imports_task",
-        "schedule": 60.0,
-    },
-    "requeue-stalled-webhook-deliveries": {
-        "task": "webhooks.tasks.requeue_stalled_deliveries_task",
+    # The register's retention (files and old imports); its leases are swept above.
+    "clean-up-register-imports": {
+        "task": "register.tasks.clean_up_register_imports_task",
         "schedule": 60.0,
     },
 }

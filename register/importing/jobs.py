@@ -1,14 +1,16 @@
 """Register imports as jobs: started by the API or the admin, run by a worker, never by the web.
 
-A `RegisterImport` row carries the job (the lease shape every background job is to take:
-status, lease token and expiry, attempts, last error). The life of one import:
+A `RegisterImport` row carries the job: its own `status` (what the API shows) and the one
+lease of background work (common.background; the kind is register.work.KIND). The life
+of one import:
 
 * `start_import` (web): stores the uploaded file, saves the row `queued` (at most
-  REGISTER_IMPORT_MAX_RUNNING queued or running per organization: IMPORT_LIMIT), and hands
-  the id to the `imports` queue once committed. A broker that refuses the task fails the
-  import at once, with a reason, and deletes its file: nothing stays queued for good.
-* `claim` (worker): takes the lease for one attempt; a finished import, or one whose
-  running attempt still holds its lease, is not run again (redeliveries are harmless).
+  REGISTER_IMPORT_MAX_RUNNING queued or running per organization: IMPORT_LIMIT) and queues
+  it: its task goes to the `imports` queue once committed. A broker that refuses the task
+  leaves it queued; the sweeper sends it again, and fails it (SERVICE_UNAVAILABLE, its file
+  deleted) once it waited register.work.MAX_QUEUED_SECONDS: nothing stays queued for good.
+* `claim` (worker): takes the lease for one attempt; a finished import is not run again,
+  and one whose running attempt still holds its lease raises LeaseHeldError.
 * the attempt runs `execute` in a child process bounded in memory and time
   (register.import_child); `execute` reads the stored file, calls `import_register` and
   records the plan (`complete`) or the error (`fail`). The child dies, is killed or times
@@ -16,16 +18,15 @@ status, lease token and expiry, attempts, last error). The life of one import:
 * `complete` / `fail`: only the holder of the lease may; the file is deleted once the
   import ran (an admin preview keeps it until its confirmation or REGISTER_IMPORT_PREVIEW_
   SECONDS), the status goes out on the organization's socket and to its webhooks.
-* `sweep` (beat): requeues or fails imports whose lease expired, sends queued imports
-  again, deletes the files no import needs any more and the imports past their keeping.
+* the one sweeper (beat, common.background) requeues or fails imports whose lease expired
+  and sends queued ones again; `clean_up` (beat, register.tasks) deletes the files no
+  import needs any more and the imports past their keeping.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import uuid
-from collections.abc import Callable
 from datetime import timedelta
 from typing import IO, Any
 
@@ -37,21 +38,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor
+from common.background import leases, slots
 from common.child_process import near_memory_limit
 from common.domain import DomainError
 from organizations.models import Organization
 from register.exceptions import ImportLimitReached
 from register.importing.planning import ImportPlan
 from register.models import ImportStatus, RegisterImport
+from register.work import KIND
 
 logger = logging.getLogger(__name__)
 
-# Attempts of one import (a worker lost mid-way is one); then it fails.
-MAX_ATTEMPTS = 3
-# After the time budget, the attempt has this long to record its own end.
-GRACE_SECONDS = 30
-# A queued import untouched this long lost its task (a lost message): sent again.
-REQUEUE_QUEUED_AFTER_SECONDS = 300
 # The error details kept (e.g. the headers found in each sheet), in JSON characters.
 MAX_ERROR_DETAILS_CHARS = 64 * 1024
 RUNNING = (ImportStatus.QUEUED, ImportStatus.PROCESSING)
@@ -154,9 +151,8 @@ def start_import(
         except BaseException:
             _delete_file(register_import.file_key)
             raise
-    _prune(organization)
-    import_id = str(register_import.pk)
-    after_commit(lambda: _send_or_fail(import_id))
+        _prune(organization)
+        leases.queue(KIND, register_import)
     return register_import
 
 
@@ -197,19 +193,17 @@ def confirm_preview(*, preview: RegisterImport, actor: Actor) -> RegisterImport 
         locked.file_key = ""
         locked.keep_file_until = None
         locked.save(update_fields=["file_key", "keep_file_until"])
-    import_id = str(applied.pk)
-    after_commit(lambda: _send_or_fail(import_id))
+        leases.queue(KIND, applied)
     return applied
 
 
 def _claim_slot(organization: Organization) -> None:
-    # no_key: audit inserts of the organization take KEY SHARE on its row; FOR UPDATE would
-    # make them wait (issue 25, item 3). The row lock makes the count and the insert atomic.
-    Organization.objects.select_for_update(no_key=True).filter(pk=organization.pk).first()
-    running = RegisterImport.objects.filter(organization=organization, status__in=RUNNING).count()
-    limit = settings.REGISTER_IMPORT_MAX_RUNNING
-    if running >= limit:
-        raise ImportLimitReached(running=running, limit=limit)
+    slots.claim_slot(
+        owner=organization,
+        running=RegisterImport.objects.filter(organization=organization, status__in=RUNNING),
+        limit=settings.REGISTER_IMPORT_MAX_RUNNING,
+        refuse=lambda running, limit: ImportLimitReached(running=running, limit=limit),
+    )
 
 
 def _prune(organization: Organization) -> None:
@@ -226,72 +220,24 @@ def _delete_imports(imports: list[RegisterImport]) -> None:
         register_import.delete()
 
 
-# The hand-over to the worker, after commit. Tests replace both to run the import here.
-def after_commit(function: Callable[[], None]) -> None:
-    transaction.on_commit(function)
-
-
-def send(import_id: str) -> None:
-    from register.tasks import run_register_import_task
-
-    run_register_import_task.delay(import_id)
-
-
-def _send_or_fail(import_id: str) -> None:
-    try:
-        send(import_id)
-    except Exception:
-        logger.exception("could not queue register import %s", import_id)
-        fail(
-            import_id=import_id,
-            token=None,
-            code="SERVICE_UNAVAILABLE",
-            message="The import queue is unavailable; the import was not started. Retry shortly.",
-        )
-
-
 # -- running ----------------------------------------------------------------------------------
-def budget_seconds() -> int:
-    return int(settings.REGISTER_IMPORT_TIMEOUT_SECONDS)
-
-
 def claim(*, import_id: str) -> str | None:
-    """Take the lease of one attempt; its token, or None when there is nothing to run."""
+    """Take the lease of one attempt; its token, or None when there is nothing to run.
+
+    Raises LeaseHeldError while another attempt holds an unexpired lease. An import whose
+    attempts are spent fails (IMPORT_INTERRUPTED) instead of being run again.
+    """
     with transaction.atomic():
-        register_import = RegisterImport.objects.select_for_update().filter(pk=import_id).first()
-        if register_import is None or register_import.finished:
+        lease = leases.claim(KIND, import_id)
+        if lease is None:
             return None
-        now = timezone.now()
-        leased = register_import.lease_expires_at
-        if register_import.status == ImportStatus.PROCESSING and leased and leased > now:
-            return None  # another attempt runs and may still finish
-        if register_import.attempts >= MAX_ATTEMPTS:
-            _finish_failed(
-                register_import,
-                code="IMPORT_INTERRUPTED",
-                message=f"The import was interrupted {MAX_ATTEMPTS} times; upload it again.",
-            )
-            return None
-        token = uuid.uuid4()
+        register_import = lease.row
         register_import.status = ImportStatus.PROCESSING
         register_import.stage = "reading"
-        register_import.lease_token = token
-        register_import.lease_expires_at = now + timedelta(seconds=budget_seconds() + GRACE_SECONDS)
-        register_import.attempts += 1
-        register_import.started_at = register_import.started_at or now
-        register_import.save()
+        register_import.started_at = register_import.started_at or timezone.now()
+        register_import.save(update_fields=["status", "stage", "started_at"])
         _announce_after_commit(register_import.pk)
-        return str(token)
-
-
-def _holding(import_id: str, token: str | None) -> RegisterImport | None:
-    """The import locked, if it is still running under `token` (None: any attempt)."""
-    register_import = RegisterImport.objects.select_for_update().filter(pk=import_id).first()
-    if register_import is None or register_import.finished:
-        return None
-    if token is not None and str(register_import.lease_token) != token:
-        return None
-    return register_import
+        return lease.token
 
 
 def execute(*, import_id: str, token: str, memory_limit: int | None = None) -> None:
@@ -348,12 +294,13 @@ def execute(*, import_id: str, token: str, memory_limit: int | None = None) -> N
 
 def complete(*, import_id: str, token: str, result: dict[str, Any]) -> RegisterImport | None:
     with transaction.atomic():
-        register_import = _holding(import_id, token)
+        register_import = leases.holding(KIND, import_id, token)
         if register_import is None:
             return None
         register_import.status = ImportStatus.COMPLETED
         register_import.result = result
         _end(register_import)
+        leases.finish(register_import)
     _discard_file_unless_kept(register_import)
     return register_import
 
@@ -363,12 +310,39 @@ def fail(
 ) -> RegisterImport | None:
     """Fail the import, if `token` still holds it (None: whichever attempt)."""
     with transaction.atomic():
-        register_import = _holding(import_id, token)
+        register_import = leases.holding(KIND, import_id, token)
         if register_import is None:
             return None
         _finish_failed(register_import, code=code, message=message, details=details)
+        leases.finish(register_import, error=code)
     _discard_file_unless_kept(register_import)
     return register_import
+
+
+# How the lease ends an import it gave up on (register.work.KIND.end_failed).
+END_FAILED = {
+    "interrupted": (
+        "IMPORT_INTERRUPTED",
+        f"The import was interrupted {KIND.max_attempts} times; upload it again.",
+    ),
+    "unsent": (
+        "SERVICE_UNAVAILABLE",
+        "The import queue was unavailable; the import was not started. Retry shortly.",
+    ),
+}
+
+
+def end_failed(register_import: RegisterImport, reason: str) -> None:
+    """Fail the locked import the lease gave up on (its caller then ends the lease).
+
+    Its file is deleted at once, inside the caller's transaction: should that roll back,
+    the import runs again and fails on the missing file, which is still an end.
+    """
+    code, message = END_FAILED[reason]
+    _finish_failed(register_import, code=code, message=message)
+    if register_import.file_key and _delete_file(register_import.file_key):
+        register_import.file_key = ""
+        register_import.save(update_fields=["file_key"])
 
 
 def _finish_failed(
@@ -385,11 +359,15 @@ def _finish_failed(
 
 
 def _end(register_import: RegisterImport) -> None:
+    """Save the import's own outcome (the caller ends its lease in the same transaction)."""
     register_import.stage = ""
-    register_import.lease_token = None
-    register_import.lease_expires_at = None
     register_import.completed_at = timezone.now()
-    register_import.save()
+    register_import.save(
+        update_fields=[
+            "status", "stage", "result", "error_code", "error_message", "error_details",
+            "keep_file_until", "completed_at",
+        ]
+    )  # fmt: skip
     _announce_after_commit(register_import.pk, final=True)
 
 
@@ -419,41 +397,16 @@ def _announce_after_commit(import_id: Any, *, final: bool = False) -> None:
     transaction.on_commit(lambda: announce(import_id=import_id, final=final))
 
 
-# -- the sweep (beat) -------------------------------------------------------------------------
-def sweep() -> dict[str, int]:
-    """Requeue or fail imports whose lease expired, resend lost queued ones, delete leftovers."""
+# -- the clean-up (beat, register.tasks) ------------------------------------------------------
+def clean_up() -> dict[str, int]:
+    """Delete the files no import needs any more and the imports past their keeping.
+
+    Not about leases (the one sweeper of background work requeues and fails imports): a
+    file whose deletion the storage refused when its import ended, an admin preview's file
+    past REGISTER_IMPORT_PREVIEW_SECONDS, imports older than REGISTER_IMPORT_KEEP_DAYS.
+    """
     now = timezone.now()
-    counts = {"requeued": 0, "failed": 0, "resent": 0, "files": 0, "deleted": 0}
-    expired = RegisterImport.objects.filter(
-        status=ImportStatus.PROCESSING, lease_expires_at__lt=now
-    ).values_list("pk", flat=True)
-    for import_id in list(expired):
-        with transaction.atomic():
-            register_import = _holding(str(import_id), None)
-            if register_import is None or (register_import.lease_expires_at or now) > now:
-                continue
-            if register_import.attempts >= MAX_ATTEMPTS:
-                _finish_failed(
-                    register_import,
-                    code="IMPORT_INTERRUPTED",
-                    message=f"The import was interrupted {MAX_ATTEMPTS} times; upload it again.",
-                )
-                counts["failed"] += 1
-            else:
-                register_import.status = ImportStatus.QUEUED
-                register_import.lease_token = None
-                register_import.lease_expires_at = None
-                register_import.save()
-                counts["requeued"] += 1
-                import_key = str(import_id)
-                after_commit(lambda key=import_key: _send_or_fail(key))  # type: ignore[misc]
-    lost = RegisterImport.objects.filter(
-        status=ImportStatus.QUEUED,
-        created_at__lt=now - timedelta(seconds=REQUEUE_QUEUED_AFTER_SECONDS),
-    ).values_list("pk", flat=True)
-    for import_id in list(lost):
-        _send_or_fail(str(import_id))
-        counts["resent"] += 1
+    counts = {"files": 0, "deleted": 0}
     leftovers = RegisterImport.objects.filter(
         status__in=(ImportStatus.COMPLETED, ImportStatus.FAILED)
     ).exclude(file_key="")

@@ -103,9 +103,10 @@ def test_the_preview_is_an_import_row_whose_file_waits_for_the_confirmation(dpo_
 
 
 def test_a_running_import_shows_a_page_that_refreshes_itself(dpo_staff, monkeypatch):
-    from register.importing import jobs
+    from common.background import leases
 
-    monkeypatch.setattr(jobs, "send", lambda import_id: None)  # no worker took it yet
+    # No worker took it yet.
+    monkeypatch.setattr(leases, "send_on_commit", lambda *args, **kwargs: None)
 
     response = preview(dpo_staff, register_workbook())
 
@@ -116,10 +117,10 @@ def test_a_running_import_shows_a_page_that_refreshes_itself(dpo_staff, monkeypa
 
 
 def test_previews_past_the_running_limit_are_refused(dpo_staff, monkeypatch, settings):
-    from register.importing import jobs
+    from common.background import leases
 
     settings.REGISTER_IMPORT_MAX_RUNNING = 1
-    monkeypatch.setattr(jobs, "send", lambda import_id: None)
+    monkeypatch.setattr(leases, "send_on_commit", lambda *args, **kwargs: None)
     preview(dpo_staff, register_workbook())
 
     html = preview(dpo_staff, register_workbook()).content.decode()

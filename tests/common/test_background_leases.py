@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -141,6 +142,24 @@ def test_an_expired_lease_is_queued_again_then_failed_once_its_attempts_are_spen
             assert counts["failed"] == 1
             assert (chore.status, chore.lease_state) == ("failed:interrupted", "idle")
     assert len(sent) == 2  # queued, then requeued once
+
+
+def test_work_queued_again_gets_the_kinds_own_waiting_status(kind, sent):
+    def waiting_again(row: Chore) -> None:
+        row.status = "waiting again"
+        row.save(update_fields=["status"])
+
+    kind = kinds.register(dataclasses.replace(kind, requeued=waiting_again))
+    expired, handed_back = queued_chore(kind), queued_chore(kind)
+    assert leases.claim(kind, expired.pk) is not None
+    Chore.objects.filter(pk=expired.pk).update(lease_expires_at=timezone.now())
+    assert sweeper.sweep(kind)["requeued"] == 1
+    lease = leases.claim(kind, handed_back.pk)
+    assert leases.hand_back(kind, handed_back.pk, lease.token)
+
+    for chore in (expired, handed_back):
+        chore.refresh_from_db()
+        assert (chore.status, chore.lease_state) == ("waiting again", LeaseState.QUEUED)
 
 
 def test_a_claim_after_the_last_attempt_fails_the_work_instead_of_running_it(kind):

@@ -25,7 +25,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> str:
     """A queued import of CSV (no broker: the test runs the task), the child on this database."""
     monkeypatch.setenv("DATABASE_URL", database_url(django_settings.DATABASES["default"]))
     monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    monkeypatch.setattr(jobs, "send", lambda import_id: None)
+    monkeypatch.setattr(run_register_import_task, "apply_async", lambda *args, **options: None)
     caller = make_caller()
     register_import = jobs.start_import(
         organization=caller.organization, actor=Actor(label="t"), file_name="register.csv",

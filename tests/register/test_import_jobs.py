@@ -8,16 +8,21 @@ deleted once the import ran, and organization isolation of the GET.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.files.storage import storages
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from audit.models import AuditEvent
+from common.background import sweeper
+from common.background.leases import LeaseHeldError
 from register.importing import jobs
 from register.models import ImportStatus, ProcessingActivity, RegisterImport
+from register.work import KIND
 from tests.conftest import Caller, make_caller
 from tests.webhooks.factories import WebhookEndpointFactory
 from webhooks.models import WebhookDelivery
@@ -56,21 +61,35 @@ def test_the_post_answers_202_with_a_queued_import_and_does_no_work(dpo):
     assert got["status"] == "queued"
 
 
-def test_a_broker_refusal_fails_the_import_at_once_and_deletes_its_file(dpo, monkeypatch):
+def test_a_broker_refusal_leaves_the_import_queued_until_the_sweeper_gives_up(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
+    """One policy for every kind of background work (issue 27): a refused send is logged,
+    the import stays queued (the sweeper sends it again), and once it waited
+    MAX_QUEUED_SECONDS it fails with SERVICE_UNAVAILABLE and its file is deleted."""
     from register.tasks import run_register_import_task
 
-    def refuse(*args: Any) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
         raise KombuOperationalError("connection refused")
 
-    monkeypatch.setattr(jobs, "after_commit", lambda function: function())
-    monkeypatch.setattr(run_register_import_task, "delay", refuse)
+    monkeypatch.setattr(run_register_import_task, "apply_async", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        body = post(dpo).json()
 
-    body = post(dpo).json()
-
-    assert body["status"] == "failed"
-    assert body["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert body["status"] == "queued"
     register_import = RegisterImport.objects.get(pk=body["id"])
-    assert register_import.file_key == ""
+    assert stored(register_import.file_key)
+    assert sweeper.sweep(KIND)["resent"] == 0  # not due for a new send yet
+    RegisterImport.objects.filter(pk=body["id"]).update(
+        due_at=timezone.now() - timedelta(seconds=KIND.max_queued_seconds + 1)
+    )
+
+    assert sweeper.sweep(KIND)["failed"] == 1
+
+    got = dpo.client.get(f"{STATUS_URL}/{body['id']}").json()
+    assert got["status"] == "failed"
+    assert got["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert RegisterImport.objects.get(pk=body["id"]).file_key == ""
     assert not list(storages["default"].listdir(f"register-imports/{dpo.organization.pk}")[1])
 
 
@@ -168,29 +187,35 @@ def test_a_claimed_import_is_not_run_twice_while_its_lease_holds(dpo):
     import_id = post(dpo).json()["id"]
 
     first = jobs.claim(import_id=import_id)
-    second = jobs.claim(import_id=import_id)
+    with pytest.raises(LeaseHeldError):
+        jobs.claim(import_id=import_id)
 
-    assert first is not None and second is None
+    assert first is not None
     assert RegisterImport.objects.get(pk=import_id).attempts == 1
 
 
-def test_the_sweep_requeues_an_expired_lease_then_fails_it_after_the_last_attempt(dpo, monkeypatch):
-    from django.utils import timezone
+def test_the_sweep_requeues_an_expired_lease_then_fails_it_after_the_last_attempt(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
+    from register.tasks import run_register_import_task
 
     sent: list[str] = []
-    monkeypatch.setattr(jobs, "after_commit", lambda function: function())
-    monkeypatch.setattr(jobs, "send", sent.append)
-    import_id = post(dpo).json()["id"]
+    monkeypatch.setattr(
+        run_register_import_task, "apply_async", lambda args, **options: sent.append(args[0])
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        import_id = post(dpo).json()["id"]
     sent.clear()
-    for attempt in range(1, jobs.MAX_ATTEMPTS + 1):
+    for attempt in range(1, KIND.max_attempts + 1):
         assert jobs.claim(import_id=import_id) is not None
         RegisterImport.objects.filter(pk=import_id).update(lease_expires_at=timezone.now())
-        jobs.sweep()
+        with django_capture_on_commit_callbacks(execute=True):
+            sweeper.sweep(KIND)
         status = RegisterImport.objects.get(pk=import_id).status
-        assert status == (ImportStatus.QUEUED if attempt < jobs.MAX_ATTEMPTS else "failed")
+        assert status == (ImportStatus.QUEUED if attempt < KIND.max_attempts else "failed")
 
     register_import = RegisterImport.objects.get(pk=import_id)
     assert register_import.error_code == "IMPORT_INTERRUPTED"
     assert register_import.file_key == ""
-    assert sent == [import_id] * (jobs.MAX_ATTEMPTS - 1)
+    assert sent == [import_id] * (KIND.max_attempts - 1)
     assert not ProcessingActivity.objects.exists()

@@ -14,15 +14,18 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from standardwebhooks.webhooks import Webhook
 
+from common.background import sweeper
+from common.background.leases import LeaseHeldError
 from config.celery import app as celery_app
 from organizations.models import Plan
 from tests.factories import OrganizationFactory
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 from webhooks import delivery as delivery_module
-from webhooks.delivery import AttemptInProgressError, webhook_delivery_attempt
+from webhooks.delivery import webhook_delivery_attempt
 from webhooks.models import DeliveryStatus, WebhookDelivery
-from webhooks.services import dispatch_document_event
-from webhooks.tasks import deliver_webhook_task, requeue_stalled_deliveries_task
+from webhooks.services import webhook_deliveries_create
+from webhooks.tasks import deliver_webhook_task
+from webhooks.work import KIND
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_targets", "eager_tasks")]
 
@@ -31,8 +34,8 @@ DATA = {"documentType": "dpia", "status": "COMPLETED", "stage": "final"}
 
 
 def dispatch(organization, event="document.finalized"):  # type: ignore[no-untyped-def]
-    return dispatch_document_event(
-        document_id="7d7c0d6e-3a4c-4e0c-9a39-9ad0b1b7a001",
+    return webhook_deliveries_create(
+        subject_id="7d7c0d6e-3a4c-4e0c-9a39-9ad0b1b7a001",
         organization_id=organization.pk,
         event=event,
         data=DATA,
@@ -86,10 +89,14 @@ def test_it_connects_to_the_vetted_address_sending_the_original_host_name(receiv
     assert attempts(endpoint)[0].status == "succeeded"
 
 
-def test_a_failing_receiver_is_retried_and_every_attempt_is_stored(receiver):
+def test_a_failing_receiver_is_retried_and_every_attempt_is_stored(
+    receiver, django_capture_on_commit_callbacks
+):
     receiver.responses = [500, 503, 204]
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
-    deliver_webhook_task(str(dispatch(endpoint.organization)[0].pk))
+    delivery_id = str(dispatch(endpoint.organization)[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):  # the retries are sent on commit
+        deliver_webhook_task(delivery_id)
 
     stored = attempts(endpoint)
     assert [(row.attempt, row.status, row.status_code) for row in stored] == [
@@ -108,11 +115,15 @@ def test_a_failing_receiver_is_retried_and_every_attempt_is_stored(receiver):
         assert request.headers["webhook-id"] == stored[0].event_id
 
 
-def test_after_the_last_attempt_the_delivery_is_failed(receiver, settings, dpo):
+def test_after_the_last_attempt_the_delivery_is_failed(
+    receiver, settings, dpo, django_capture_on_commit_callbacks
+):
     settings.WEBHOOK_RETRY_DELAYS_SECONDS = [0, 0]
     receiver.responses = [500, 500, 500, 500]
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
-    deliver_webhook_task(str(dispatch(endpoint.organization)[0].pk))
+    delivery_id = str(dispatch(endpoint.organization)[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver_webhook_task(delivery_id)
 
     assert [(row.attempt, row.status) for row in attempts(endpoint)] == [
         (1, "retrying"),
@@ -122,12 +133,16 @@ def test_after_the_last_attempt_the_delivery_is_failed(receiver, settings, dpo):
     assert len(receiver.received) == 3
 
 
-def test_a_receiver_that_times_out_is_recorded_and_retried(receiver, settings):
+def test_a_receiver_that_times_out_is_recorded_and_retried(
+    receiver, settings, django_capture_on_commit_callbacks
+):
     settings.WEBHOOK_TIMEOUT_SECONDS = 0.3
     settings.WEBHOOK_RETRY_DELAYS_SECONDS = [0]
     receiver.responses = [("sleep", 1.5), 200]
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
-    deliver_webhook_task(str(dispatch(endpoint.organization)[0].pk))
+    delivery_id = str(dispatch(endpoint.organization)[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver_webhook_task(delivery_id)
 
     timed_out, retried = attempts(endpoint)
     assert (timed_out.status, timed_out.status_code) == ("retrying", None)
@@ -193,8 +208,10 @@ def test_deliveries_run_only_on_the_webhooks_queue():
 def test_an_attempt_claimed_by_a_live_worker_is_not_sent_again(receiver):
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
     delivery = dispatch(endpoint.organization)[0]
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(started_at=timezone.now())
-    with pytest.raises(AttemptInProgressError):
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        lease_state="leased", lease_expires_at=timezone.now() + timedelta(seconds=60)
+    )
+    with pytest.raises(LeaseHeldError):
         webhook_delivery_attempt(delivery_id=delivery.pk)
     assert receiver.received == []
 
@@ -203,7 +220,9 @@ def test_an_attempt_claimed_by_a_worker_that_died_is_taken_over(receiver):
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
     delivery = dispatch(endpoint.organization)[0]
     long_ago = timezone.now() - timedelta(hours=1)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(started_at=long_ago)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        lease_state="leased", lease_expires_at=long_ago, attempts=1
+    )
     deliver_webhook_task(str(delivery.pk))
     assert len(receiver.received) == 1
     delivery.refresh_from_db()
@@ -239,33 +258,46 @@ def test_an_event_whose_enqueue_failed_is_delivered_after_the_sweep(
         broker.setattr(deliver_webhook_task, "apply_async", broker_down)
         [delivery] = dispatch(endpoint.organization)
     assert receiver.received == []
+    assert attempts(endpoint)[0].lease_state == "queued"  # the sweeper sends it again
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        next_attempt_at=timezone.now() - timedelta(minutes=5)
+        due_at=timezone.now() - timedelta(minutes=5)
     )
 
-    assert requeue_stalled_deliveries_task() == 1
+    assert sweeper.sweep(KIND)["resent"] == 1
 
     assert len(receiver.received) == 1
     assert attempts(endpoint)[0].status == DeliveryStatus.SUCCEEDED
 
 
-def test_the_sweep_sends_abandoned_attempts_but_not_those_due_later_or_being_made(receiver):
+def test_the_sweep_sends_abandoned_attempts_but_not_those_due_later_or_being_made(
+    receiver, django_capture_on_commit_callbacks
+):
     endpoint = WebhookEndpointFactory(url=receiver.url(), secret=SECRET)
     now = timezone.now()
-    due_later = WebhookDeliveryFactory(endpoint=endpoint, next_attempt_at=now + timedelta(hours=1))
+    due_later = WebhookDeliveryFactory(
+        endpoint=endpoint,
+        next_attempt_at=now + timedelta(hours=1),
+        lease_state="queued",
+        due_at=now + timedelta(hours=1),
+    )
     being_made = WebhookDeliveryFactory(
         endpoint=endpoint,
         next_attempt_at=now - timedelta(minutes=5),
-        started_at=now - timedelta(seconds=5),
+        lease_state="leased",
+        lease_expires_at=now + timedelta(seconds=55),
+        attempts=1,
     )
     # Its worker died mid-request and its task stopped looking: nothing would send it.
     abandoned = WebhookDeliveryFactory(
         endpoint=endpoint,
         next_attempt_at=now - timedelta(minutes=10),
-        started_at=now - timedelta(minutes=10),
+        lease_state="leased",
+        lease_expires_at=now - timedelta(minutes=9),
+        attempts=1,
     )
 
-    assert requeue_stalled_deliveries_task() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sweeper.sweep(KIND) == {"requeued": 1, "failed": 0, "resent": 0}
 
     assert [request.headers["webhook-id"] for request in receiver.received] == [abandoned.event_id]
     statuses = dict(WebhookDelivery.objects.values_list("pk", "status"))
