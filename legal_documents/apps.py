@@ -16,3 +16,10 @@ class LegalDocumentsConfig(AppConfig):
 
         # Documents written from a register entry go stale when it changes (staleness.py).
         register_changed.connect(on_register_changed, dispatch_uid="legal_documents.staleness")
+
+        from common.background import kinds
+        from legal_documents.work import DOCUMENT_JOB, PACKAGE_BUILD
+
+        # The one sweeper of background work (common.background) finds its kinds here.
+        kinds.register(DOCUMENT_JOB)
+        kinds.register(PACKAGE_BUILD)

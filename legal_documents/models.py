@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
+
+from common.background.fields import LEASE_FIELDS, LeasedWork
 
 
 class Status(models.TextChoices):
@@ -21,7 +24,9 @@ class Stage(models.TextChoices):
     FINAL = "final", gettext_lazy("Final")
 
 
-class LegalDocument(models.Model):
+class LegalDocument(LeasedWork):
+    """A document; its jobs run under the lease of common.background (legal_documents/work.py)."""
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     organization = models.ForeignKey(
         "organizations.Organization", on_delete=models.CASCADE, related_name="legal_documents"
@@ -59,8 +64,8 @@ class LegalDocument(models.Model):
         default=0, help_text=gettext_lazy("0 until the first content.")
     )
     provider = models.CharField(max_length=20, blank=True, default="")
-    # The job a worker may complete: a redelivered or superseded task finds another id and
-    # leaves the document alone (idempotency).
+    # The job a task was sent for: a redelivered or superseded task finds another id and
+    # leaves the document alone (idempotency); the lease (LeasedWork) holds one attempt.
     job_id = models.UUIDField(null=True, blank=True, editable=False)
     job_kind = models.CharField(max_length=12, blank=True, default="")
 
@@ -84,12 +89,14 @@ class LegalDocument(models.Model):
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the current job started: the estimated completion time (not a claim: the lease).
     processing_started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
     # A manual edit's reason may be up to 500 characters (docs/API.md PATCH changeReason).
+    # The lease's bookkeeping is no change of the document: not in its history.
     history = HistoricalRecords(
-        excluded_fields=["content_html", "content_text"],
+        excluded_fields=["content_html", "content_text", *LEASE_FIELDS],
         history_change_reason_field=models.TextField(null=True),
     )
 
@@ -104,6 +111,18 @@ class LegalDocument(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_type} {self.pk} v{self.version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or not set(update_fields) <= set(LEASE_FIELDS):
+            super().save(*args, **kwargs)
+            return
+        # A save of the lease alone (queued, claimed, ended): no history row for it.
+        self.skip_history_when_saving = True
+        try:
+            super().save(*args, **kwargs)
+        finally:
+            del self.skip_history_when_saving
 
     @property
     def has_content(self) -> bool:
@@ -187,11 +206,12 @@ class PackageStatus(models.TextChoices):
     FAILED = "failed", gettext_lazy("Failed")
 
 
-class DocumentationPackage(models.Model):
+class DocumentationPackage(LeasedWork):
     """An inspection package: a ZIP of an organization's documents for an auditor/authority.
 
-    Built by a Celery task; the file lives in the default storage under the organization's
-    `container_name` prefix, and its `manifest.json` lists the SHA-256 of every other file.
+    Built by a Celery task under the lease of common.background (legal_documents/work.py);
+    the file lives in the default storage under the organization's `container_name` prefix,
+    and its `manifest.json` lists the SHA-256 of every other file.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)

@@ -1,14 +1,17 @@
-"""Celery tasks: thin wrappers that call the services with ids."""
+"""Celery tasks: thin wrappers that call the services with ids.
+
+The work tasks read: load by id and claim the lease (legal_documents/work.py), call the
+service with the lease's token (it ends the work), hand the lease back before a retry.
+"""
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from common.tasks import DATABASE_ERRORS, ServiceTask
+from legal_documents import work
 from legal_documents.providers import TransientProviderError
 from legal_documents.services import documents, flow, jobs
 from legal_documents.staleness import mark_stale
@@ -50,19 +53,16 @@ def generate_document_task(self, document_id: str, job_id: str) -> None:  # type
 
     Transient errors (model timeouts, database hiccups) are retried with exponential backoff
     and full jitter (ServiceTask); then, like anything else, they fail the document with a
-    reason a client may read.
+    reason a client may read. A task for another job than the document's finds nothing.
     """
-    documents.run_generation(document_id=document_id, job_id=job_id)
-
-
-@shared_task
-def fail_stale_jobs_task() -> int:
-    """Beat: fail jobs processing for longer than twice the generation timeout, and close
-    the iterations whose job has ended without them."""
-    older_than = timedelta(seconds=2 * settings.GENERATION_TIMEOUT_SECONDS)
-    failed = jobs.fail_stale_jobs(older_than=older_than)
-    flow.finish_interrupted_iterations(older_than=timedelta(minutes=2))
-    return failed
+    lease = work.claim_or_retry(self, work.DOCUMENT_JOB, document_id, job_id=job_id)
+    if lease is None:
+        return
+    try:
+        documents.run_generation(document_id=document_id, job_id=job_id, token=lease.token)
+    except TRANSIENT_ERRORS:
+        work.hand_back_for_retry(work.DOCUMENT_JOB, document_id, lease.token)
+        raise
 
 
 def _fail_package(task: Task, error: BaseException, package_id: str) -> None:
@@ -85,12 +85,19 @@ def build_documentation_package_task(self, package_id: str) -> None:  # type: ig
 
     Database hiccups are retried with backoff and jitter (ServiceTask); then, like any other
     error, they fail the package. The reason shown never carries internal error text (Celery
-    logs the error). A package whose task is lost is recovered by
-    `sweep_documentation_packages_task`.
+    logs the error). A package whose task is lost is sent again by the one sweeper of
+    background work (common.background), or fails once it waited too long.
     """
     from legal_documents.packages import services as packages
 
-    packages.documentation_package_build(package_id=package_id)
+    lease = work.claim_or_retry(self, work.PACKAGE_BUILD, package_id)
+    if lease is None:
+        return
+    try:
+        packages.documentation_package_build(package_id=package_id, token=lease.token)
+    except DATABASE_ERRORS:
+        work.hand_back_for_retry(work.PACKAGE_BUILD, package_id, lease.token)
+        raise
 
 
 def _fail_iteration(
@@ -120,16 +127,16 @@ def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str
     jitter, then fail; anything else fails the job and the iteration at once, and the thread
     is finished.
     """
-    flow.run_iteration(document_id=document_id, job_id=job_id, iteration_id=iteration_id)
-
-
-@shared_task
-def sweep_documentation_packages_task() -> dict[str, int]:
-    """Beat: enqueue again packages whose build was lost; fail those processing too long."""
-    from legal_documents.packages import services as packages
-
-    sweep = packages.documentation_packages_sweep()
-    return {"requeued": sweep.requeued, "failed": sweep.failed}
+    lease = work.claim_or_retry(self, work.DOCUMENT_JOB, document_id, job_id=job_id)
+    if lease is None:
+        return
+    try:
+        flow.run_iteration(
+            document_id=document_id, job_id=job_id, iteration_id=iteration_id, token=lease.token
+        )
+    except TRANSIENT_ERRORS:
+        work.hand_back_for_retry(work.DOCUMENT_JOB, document_id, lease.token)
+        raise
 
 
 @shared_task(base=ServiceTask, bind=True, max_retries=MAX_RETRIES)

@@ -33,12 +33,16 @@ class Lease:
     token: str
 
 
-def queue(kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float = 0) -> None:
+def queue(
+    kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float = 0, send: bool = True
+) -> None:
     """Mark `row` queued and send its task once the caller's transaction commits.
 
     Call it inside the transaction that saves the row's new work (the row is saved here,
     lease columns only, unless it is new). `fresh`: new work, its attempts start again.
     `delay`: seconds until the work is due (the task is sent with that countdown).
+    `send=False`: the caller sends the task itself (a Celery retry); the sweeper still
+    sends it again if it never comes.
     """
     row.lease_state = LeaseState.QUEUED
     row.lease_token = None
@@ -51,7 +55,8 @@ def queue(kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float =
         row.save()
     else:
         row.save(update_fields=list(LEASE_FIELDS))
-    send_on_commit(kind, row.pk, delay=delay)
+    if send:
+        send_on_commit(kind, row.pk, delay=delay)
 
 
 def send_on_commit(kind: WorkKind, pk: Any, *, delay: float = 0) -> None:
@@ -138,20 +143,24 @@ def end_failed(kind: WorkKind, row: LeasedWork, reason: str) -> None:
     finish(row, error=reason)
 
 
-def hand_back(kind: WorkKind, pk: Any, token: str) -> bool:
+def hand_back(kind: WorkKind, pk: Any, token: str, *, send: bool = True) -> bool:
     """Give the lease back unfinished (the worker stops): queued again at once, the
-    attempt not counted. False when `token` no longer holds it."""
+    attempt not counted. False when `token` no longer holds it.
+
+    `send=False`: the task retries by itself (Celery's retry after a transient error), so
+    nothing is sent; its next claim finds the row queued instead of a lease still held.
+    """
     with transaction.atomic():
         row = holding(kind, pk, token)
         if row is None:
             return False
         row.attempts = max(row.attempts - 1, 0)
-        requeue(kind, row)
+        requeue(kind, row, send=send)
     return True
 
 
-def requeue(kind: WorkKind, row: LeasedWork) -> None:
+def requeue(kind: WorkKind, row: LeasedWork, *, send: bool = True) -> None:
     """Queue the locked row's unfinished work again (its attempts go on counting)."""
     if kind.requeued is not None:
         kind.requeued(row)
-    queue(kind, row, fresh=False)
+    queue(kind, row, fresh=False, send=send)

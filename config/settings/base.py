@@ -424,14 +424,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "common.tasks.sweep_background_work_task",
         "schedule": 60.0,
     },
-    "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
     "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
     "requeue-stranded-assets": {
         "task": "assets.tasks.requeue_stranded_assets_task",
-        "schedule": 60.0,
-    },
-    "sweep-documentation-packages": {
-        "task": "legal_documents.tasks.sweep_documentation_packages_task",
         "schedule": 60.0,
     },
     # The register's retention (files and old imports); its leases are swept above.

@@ -29,12 +29,6 @@ from webhooks.events import DOCUMENT_CREATED
 logger = logging.getLogger(__name__)
 
 
-def enqueue_generation(document_id: str, job_id: str) -> None:
-    from legal_documents.tasks import generate_document_task
-
-    generate_document_task.delay(document_id, job_id)
-
-
 def resolve_client_company(
     *, membership: Membership, client_company_id: Any
 ) -> ClientCompany | None:
@@ -85,9 +79,7 @@ def legal_document_create(
         language=language,
         provider=get_provider().name,
     )
-    jobs.start_job(
-        document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT, enqueue=enqueue_generation
-    )
+    jobs.start_job(document, kind=jobs.JobKind.CREATE, stage=Stage.DRAFT)
     events.notify_webhooks(document=document, event=DOCUMENT_CREATED)
     record_event(
         organization=membership.organization,
@@ -152,11 +144,14 @@ REASONS = {
 }
 
 
-def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
+def run_generation(
+    *, document_id: str, job_id: str, token: str | None = None
+) -> LegalDocument | None:
     """Write the document with its provider and complete the job.
 
     Idempotent: a job that is no longer current is skipped. ProviderError fails the
     document with its code; TransientProviderError propagates so that the task retries.
+    `token`: the lease of the task's attempt (None: run directly, any attempt).
     """
     document = (
         LegalDocument.objects.select_related("organization", "client_company")
@@ -177,8 +172,9 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
     except ProviderError as error:
         if error.__class__ is ProviderError:
             return jobs.fail_job(
-                document_id=document_id, job_id=job_id, code=error.code, message=error.message
-            )
+                document_id=document_id, job_id=job_id, code=error.code, message=error.message,
+                token=token,
+            )  # fmt: skip
         raise
     return jobs.complete_job(
         document_id=document_id,
@@ -187,6 +183,7 @@ def run_generation(*, document_id: str, job_id: str) -> LegalDocument | None:
         author_id=document.creator_id,
         reason=REASONS.get(document.job_kind, "Generated"),
         duration_seconds=elapsed(),
+        token=token,
     )
 
 

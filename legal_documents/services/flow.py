@@ -3,14 +3,15 @@
 Every step is a job of `legal_documents.services.jobs`: the document turns `processing`
 with a new job id (one generation slot of the organization), a Celery task does the work
 and `complete_job` stores the result as the next hash-chained version. A document that is
-already processing refuses a new step with 409 CONFLICT.
+already processing refuses a new step with 409 CONFLICT. An iteration ends with its job, in
+the same transaction (completed, failed, or ended by the lease: `end_job_failed`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -30,21 +31,12 @@ from legal_documents.models import DocumentIteration, DocumentVersion, LegalDocu
 from legal_documents.providers import EditResult, ProviderError, get_provider
 from legal_documents.questionnaire import merge_answers
 from legal_documents.services import jobs
-from legal_documents.services.documents import enqueue_generation, writing_request
+from legal_documents.services.documents import writing_request
 
 logger = logging.getLogger(__name__)
 
 MAX_ITERATIONS = settings.MAX_ITERATIONS_PER_DOCUMENT
 ASSET_SEARCH_TOOL = "asset_search"
-
-
-def _iteration_enqueuer(iteration_id: str) -> Callable[[str, str], None]:
-    def enqueue(document_id: str, job_id: str) -> None:
-        from legal_documents.tasks import iterate_document_task
-
-        iterate_document_task.delay(document_id, job_id, iteration_id)
-
-    return enqueue
 
 
 def _lock_idle(document: LegalDocument) -> LegalDocument:
@@ -81,7 +73,7 @@ def document_draft(*, document: LegalDocument, actor: Actor) -> LegalDocument:
     """
     locked = _lock_idle(document)
     jobs.claim_generation_slot(locked.organization)
-    jobs.start_job(locked, kind=jobs.JobKind.DRAFT, stage=Stage.DRAFT, enqueue=enqueue_generation)
+    jobs.start_job(locked, kind=jobs.JobKind.DRAFT, stage=Stage.DRAFT)
     _audit(locked, actor, "draft", answered=len(locked.answers or {}))
     return locked
 
@@ -112,9 +104,7 @@ def document_finalize(
         locked.finalize_questions = [
             {"question": pair["question"], "answer": pair["answer"]} for pair in finalize_questions
         ]
-    jobs.start_job(
-        locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL, enqueue=enqueue_generation
-    )
+    jobs.start_job(locked, kind=jobs.JobKind.FINALIZE, stage=Stage.FINAL)
     _audit(
         locked, actor, "finalize",
         questionIds=sorted(kept), freeTextQuestions=len(locked.finalize_questions or []),
@@ -145,25 +135,23 @@ def document_iterate(*, document: LegalDocument, message: str, actor: Actor) -> 
         author_id=actor.user_id,
         message=message,
     )
-    jobs.start_job(
-        locked,
-        kind=jobs.JobKind.ITERATE,
-        stage=locked.stage,
-        enqueue=_iteration_enqueuer(str(iteration.pk)),
-    )
+    jobs.start_job(locked, kind=jobs.JobKind.ITERATE, stage=locked.stage)
     _audit(locked, actor, "iterate", iterationId=str(iteration.pk))
     return iteration
 
 
 # --- the worker side ----------------------------------------------------------------------
-def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> DocumentIteration | None:
+def run_iteration(
+    *, document_id: str, job_id: str, iteration_id: str, token: str | None = None
+) -> DocumentIteration | None:
     """Apply the iteration's message with the document's provider and complete the job.
 
     Streams `message-response` events (`tool` for grounding, `ai` for the model's text and
     the reply), then `message-response-finished`. The checklist guard puts back any
     mandatory item the edit dropped. Idempotent: a job that is no longer current is
     skipped. A permanent ProviderError fails the job and the iteration; a
-    TransientProviderError propagates so that the task retries.
+    TransientProviderError propagates so that the task retries. `token`: the lease of the
+    task's attempt (None: run directly, any attempt).
     """
     iteration = DocumentIteration.objects.filter(pk=iteration_id).first()
     document = (
@@ -204,7 +192,7 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
         if error.__class__ is ProviderError:
             fail_iteration(
                 document_id=document_id, job_id=job_id, iteration_id=iteration_id,
-                code=error.code, message=error.message,
+                code=error.code, message=error.message, token=token,
             )  # fmt: skip
             return DocumentIteration.objects.get(pk=iteration_id)
         raise
@@ -212,15 +200,20 @@ def run_iteration(*, document_id: str, job_id: str, iteration_id: str) -> Docume
         _say(iteration, tool_event.get("content", ""), tool_event.get("toolName", "tool"))
     markdown, reply = guarded(document, result, request.template_markdown())
     _say(iteration, reply)
-    completed = jobs.complete_job(
-        document_id=document_id,
-        job_id=job_id,
-        markdown=markdown,
-        author_id=iteration.author_id,
-        reason=f"Iteration: {iteration.message[:400]}",
-        duration_seconds=elapsed(),
-    )
-    _finish(iteration, completed, reply, changed=markdown is not None)
+    # The job and its iteration end together: no thread is left open by a lost worker.
+    with transaction.atomic():
+        completed = jobs.complete_job(
+            document_id=document_id,
+            job_id=job_id,
+            markdown=markdown,
+            author_id=iteration.author_id,
+            reason=f"Iteration: {iteration.message[:400]}",
+            duration_seconds=elapsed(),
+            token=token,
+        )
+        if completed is None and jobs.is_running(document_id=document_id, job_id=job_id):
+            return None  # another attempt of this job holds the lease: it finishes the thread
+        _finish(iteration, completed, reply, changed=markdown is not None)
     events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
     return iteration
 
@@ -279,47 +272,49 @@ def _finish(
 
 
 def fail_iteration(
-    *, document_id: str, job_id: str, iteration_id: str, code: str, message: str
+    *,
+    document_id: str,
+    job_id: str,
+    iteration_id: str,
+    code: str,
+    message: str,
+    token: str | None = None,
 ) -> None:
     """Fail the job and the iteration, tell the subscribers, and finish the thread."""
-    jobs.fail_job(document_id=document_id, job_id=job_id, code=code, message=message)
-    iteration = DocumentIteration.objects.filter(pk=iteration_id).first()
-    if iteration is None:
-        return
-    updated = DocumentIteration.objects.filter(pk=iteration_id, status=Status.PROCESSING).update(
-        status=Status.FAILED, response=f"The edit failed ({code}): {message}"[:5000],
-        completed_at=timezone.now(),
-    )  # fmt: skip
-    if not updated:  # already finished (a redelivered task): nothing more to tell
-        return
-    _say(iteration, f"The edit failed ({code}): {message}")
-    events.send_message_finished(document_id=document_id, iteration_id=iteration_id)
-
-
-def finish_interrupted_iterations(*, older_than: timedelta) -> int:
-    """Close iterations left `processing` although their document's job has ended.
-
-    A worker that died between completing the job and finishing the iteration, or a job the
-    stale sweep failed, would otherwise leave the thread open forever: the iteration is
-    marked failed and subscribers get the finished frame.
-    """
-    cutoff = timezone.now() - older_than
-    interrupted = DocumentIteration.objects.filter(
-        status=Status.PROCESSING, created_at__lt=cutoff
-    ).exclude(document__status=Status.PROCESSING)
-    closed = 0
-    for iteration in interrupted.select_related("document"):
-        updated = DocumentIteration.objects.filter(
-            pk=iteration.pk, status=Status.PROCESSING
-        ).update(
-            status=Status.FAILED,
-            response="The edit was interrupted before it finished; send the message again.",
-            completed_at=timezone.now(),
+    response = f"The edit failed ({code}): {message}"
+    with transaction.atomic():
+        jobs.fail_job(
+            document_id=document_id, job_id=job_id, code=code, message=message, token=token
         )
-        if updated:
-            closed += 1
-            _say(iteration, "The edit was interrupted before it finished; send the message again.")
-            events.send_message_finished(
-                document_id=iteration.document_id, iteration_id=str(iteration.pk)
-            )
-    return closed
+        iteration = DocumentIteration.objects.filter(pk=iteration_id).first()
+        closed = iteration is not None and _close(iteration, response)
+    if iteration is not None and closed:
+        _tell_closed(iteration, response)
+
+
+def end_job_failed(document: LegalDocument, reason: str) -> None:
+    """DOCUMENT_JOB's `end_failed` (the lease ends the job: workers lost, or never sent):
+    the job fails and, for an edit, its iteration with it (on the locked document; the
+    thread hears it once the sweeper's transaction commits)."""
+    code, message = jobs.failure_of(reason)
+    jobs.record_failure(document, code, message)
+    if document.job_kind != jobs.JobKind.ITERATE:
+        return
+    response = f"The edit failed ({code}): {message}"
+    for iteration in DocumentIteration.objects.filter(document=document, status=Status.PROCESSING):
+        if _close(iteration, response):
+            transaction.on_commit(partial(_tell_closed, iteration, response))
+
+
+def _close(iteration: DocumentIteration, response: str) -> bool:
+    """Fail an iteration still processing; False when it had already finished (e.g. by a
+    redelivered task: nothing more to tell)."""
+    updated = DocumentIteration.objects.filter(pk=iteration.pk, status=Status.PROCESSING).update(
+        status=Status.FAILED, response=response[:5000], completed_at=timezone.now()
+    )
+    return bool(updated)
+
+
+def _tell_closed(iteration: DocumentIteration, response: str) -> None:
+    _say(iteration, response)
+    events.send_message_finished(document_id=iteration.document_id, iteration_id=str(iteration.pk))

@@ -1,10 +1,13 @@
 """Starting, completing and failing the asynchronous work on a document.
 
 Every piece of work (create, draft, finalize, iterate) is a *job*: the document is set to
-`processing` with a fresh `job_id` and a Celery task is enqueued after commit. Only the
-task carrying the current `job_id` may complete or fail the document, so a redelivered or
-superseded task changes nothing (idempotency). At most MAX_CONCURRENT_GENERATIONS jobs run
-per organization, counted under a row lock on the organization (no race).
+`processing` with a fresh `job_id` and queued under the lease of common.background
+(legal_documents/work.py: DOCUMENT_JOB); its task is sent once the transaction commits.
+A task claims the lease for its `job_id`, so a redelivered or superseded task changes
+nothing, and only the attempt holding the lease completes or fails the document, ending
+the lease in the same transaction. A refused send leaves the job queued: the one sweeper
+sends it again, and a job no worker took in time ends SERVICE_UNAVAILABLE. At most
+MAX_CONCURRENT_GENERATIONS jobs run per organization (common.background.slots).
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from common.background import leases, slots
 from common.domain import ContentTooLong
 from legal_documents import events
 from legal_documents.exceptions import GenerationLimitReached
-from legal_documents.models import LegalDocument, Stage, Status
+from legal_documents.models import DocumentIteration, LegalDocument, Stage, Status
 from legal_documents.rendering import markdown_to_text, render_html_page
 from legal_documents.selectors import document_completeness
 from legal_documents.versioning import record_version, sha256_text
+from legal_documents.work import DOCUMENT_JOB
 from organizations.models import Organization
 from webhooks.events import DOCUMENT_DRAFTED, DOCUMENT_FINALIZED, DOCUMENT_UPDATED
 
@@ -35,6 +40,10 @@ logger = logging.getLogger(__name__)
 # The default of settings.DOCUMENT_MAX_CONTENT_CHARS (read through content_limit()).
 MAX_CONTENT_LENGTH = 100_000
 DEFAULT_DURATIONS = {"template": 1.0, "openai": 60.0}
+# How a job the lease ends failed reads (work.DOCUMENT_JOB's `end_failed`, by reason).
+UNSENT_CODE = "SERVICE_UNAVAILABLE"
+UNSENT_MESSAGE = "The job queue was unavailable; the work was not started. Retry shortly."
+INTERRUPTED_CODE = "GENERATION_TIMEOUT"
 
 
 class JobKind:
@@ -47,30 +56,22 @@ class JobKind:
 def claim_generation_slot(organization: Organization) -> None:
     """Raise GENERATION_LIMIT when the organization already runs its maximum of jobs.
 
-    Must run inside the transaction that then marks a document `processing`: the row lock
-    on the organization makes the count and the claim one atomic step.
+    Must run inside the transaction that then marks a document `processing` (the one slot
+    claim, common.background.slots, makes the count and the claim one atomic step).
     """
-    # no_key: audit inserts of the same organization take a KEY SHARE lock on its row; a
-    # plain FOR UPDATE here would deadlock with them (one waits on the audit lock).
-    Organization.objects.select_for_update(no_key=True).filter(pk=organization.pk).first()
-    running = LegalDocument.objects.filter(
-        organization=organization, status=Status.PROCESSING
-    ).count()
-    limit = settings.MAX_CONCURRENT_GENERATIONS
-    if running >= limit:
-        raise GenerationLimitReached(running=running, limit=limit)
+    slots.claim_slot(
+        owner=organization,
+        running=LegalDocument.objects.filter(organization=organization, status=Status.PROCESSING),
+        limit=settings.MAX_CONCURRENT_GENERATIONS,
+        refuse=lambda running, limit: GenerationLimitReached(running=running, limit=limit),
+    )
 
 
-def start_job(
-    document: LegalDocument,
-    *,
-    kind: str,
-    stage: str,
-    enqueue: Callable[[str, str], None],
-) -> LegalDocument:
-    """Mark the document processing with a new job and enqueue `enqueue(id, job_id)` on commit.
+def start_job(document: LegalDocument, *, kind: str, stage: str) -> LegalDocument:
+    """Mark the document processing with a new job, queued: its task is sent on commit.
 
-    The caller holds a transaction and has claimed a generation slot when the job generates.
+    The caller holds a transaction and has claimed a generation slot when the job generates
+    (an iteration creates its DocumentIteration first: the task is sent for it).
     """
     document.status = Status.PROCESSING
     document.stage = stage
@@ -79,24 +80,40 @@ def start_job(
     document.processing_started_at = timezone.now()
     document.error_code = document.error_message = ""
     document.save()
-    document_id, job_id = str(document.pk), str(document.job_id)
-    transaction.on_commit(lambda: _enqueue_or_fail(enqueue, document_id, job_id))
+    leases.queue(DOCUMENT_JOB, document)
+    document_id = str(document.pk)
     transaction.on_commit(lambda: _announce(document_id))
     return document
 
 
-def _enqueue_or_fail(enqueue: Callable[[str, str], None], document_id: str, job_id: str) -> None:
-    """A job whose task cannot be queued (broker down) fails at once, with a clear reason,
-    instead of staying `processing` until the sweep finds it."""
-    try:
-        enqueue(document_id, job_id)
-    except Exception:
-        logger.exception("could not queue job %s of document %s", job_id, document_id)
-        fail_job(
-            document_id=document_id,
-            job_id=job_id,
-            code="SERVICE_UNAVAILABLE",
-            message="The job queue is unavailable; the work was not started. Retry shortly.",
+def send_job(*, document_id: str, countdown: float) -> None:
+    """Send the task of the document's current job (DOCUMENT_JOB's `send`; raises when the
+    broker refuses). Nothing to send once the document runs no job."""
+    from legal_documents.tasks import generate_document_task, iterate_document_task
+
+    document = (
+        LegalDocument.objects.filter(pk=document_id, status=Status.PROCESSING)
+        .values("job_id", "job_kind")
+        .first()
+    )
+    if document is None or document["job_id"] is None:
+        return
+    job_id = str(document["job_id"])
+    if document["job_kind"] != JobKind.ITERATE:
+        generate_document_task.apply_async((document_id, job_id), countdown=countdown)
+        return
+    # A document runs one job at a time: its iteration still processing is this job's.
+    iteration_id = (
+        DocumentIteration.objects.filter(
+            document_id=uuid.UUID(document_id), status=Status.PROCESSING
+        )
+        .order_by("-created_at")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if iteration_id is not None:
+        iterate_document_task.apply_async(
+            (document_id, job_id, str(iteration_id)), countdown=countdown
         )
 
 
@@ -111,18 +128,26 @@ def _announce(document_id: str) -> None:
         )
 
 
-def current_job(document_id: str, job_id: str) -> LegalDocument | None:
-    """The document locked for update if `job_id` is still its running job, else None."""
-    # of=("self",): lock the document only, not the organization row joined in.
-    document = (
-        LegalDocument.objects.select_for_update(of=("self",))
-        .select_related("organization")
-        .filter(pk=document_id)
-        .first()
+def current_job(document_id: str, job_id: str, token: str | None = None) -> LegalDocument | None:
+    """The document locked for update if `job_id` is still its running job and the attempt
+    `token` holds its lease, else None. `token=None`: not run under a lease (a direct call,
+    a task's final-failure hook): any attempt."""
+    # Locks the document only (of self), not the organization it refers to.
+    document: LegalDocument | None = (
+        leases.locked(DOCUMENT_JOB, document_id)
+        if token is None
+        else leases.holding(DOCUMENT_JOB, document_id, token)
     )
     if document is None or document.status != Status.PROCESSING or str(document.job_id) != job_id:
         return None
     return document
+
+
+def is_running(*, document_id: str, job_id: str) -> bool:
+    """Whether `job_id` is still the document's running job (another attempt may hold it)."""
+    return LegalDocument.objects.filter(
+        pk=document_id, job_id=job_id, status=Status.PROCESSING
+    ).exists()
 
 
 def complete_job(
@@ -133,14 +158,16 @@ def complete_job(
     author_id: int | None,
     reason: str,
     duration_seconds: float | None = None,
+    token: str | None = None,
 ) -> LegalDocument | None:
     """Store the new content as the next version and mark the job completed.
 
     `markdown=None` completes without a new version (an iteration that changed nothing).
     Content over the cap (content_limit()) fails the job with CONTENT_TOO_LONG instead.
+    `token`: the attempt's lease (current_job); the lease ends in the same transaction.
     """
     with transaction.atomic():
-        document = current_job(document_id, job_id)
+        document = current_job(document_id, job_id, token)
         if document is None:
             logger.info("job %s of document %s is no longer current; skipped", job_id, document_id)
             return None
@@ -153,6 +180,7 @@ def complete_job(
         document.completed_at = timezone.now()
         document.job_id = None
         document.save()
+        leases.finish(document)
         if markdown is not None:
             record_version(document=document, author_id=author_id, reason=reason)
             events.notify_webhooks(document=document, event=_completion_event(document))
@@ -214,21 +242,24 @@ def set_content(document: LegalDocument, markdown: str) -> None:
 
 
 def fail_job(
-    *, document_id: str, job_id: str | None, code: str, message: str
+    *, document_id: str, job_id: str, code: str, message: str, token: str | None = None
 ) -> LegalDocument | None:
-    """Mark the job failed (only if it is still the current one; `job_id=None`: any job)."""
+    """Mark the job failed if it is still the current one (and `token` holds its lease)."""
     with transaction.atomic():
-        document = (
-            LegalDocument.objects.select_for_update().filter(pk=document_id).first()
-            if job_id is None
-            else current_job(document_id, job_id)
-        )
-        if document is None or document.status != Status.PROCESSING:
+        document = current_job(document_id, job_id, token)
+        if document is None:
             return None
         return _fail(document, code, message)
 
 
 def _fail(document: LegalDocument, code: str, message: str) -> LegalDocument:
+    record_failure(document, code, message)
+    leases.finish(document)
+    return document
+
+
+def record_failure(document: LegalDocument, code: str, message: str) -> None:
+    """The job ended failed, on the locked document (the caller ends the lease)."""
     # A failed edit leaves the last good version readable; the error stays recorded.
     keeps_content = document.job_kind == JobKind.ITERATE and document.has_content
     document.status = Status.COMPLETED if keeps_content else Status.FAILED
@@ -239,25 +270,17 @@ def _fail(document: LegalDocument, code: str, message: str) -> LegalDocument:
     document.save()
     document_pk = str(document.pk)
     transaction.on_commit(lambda: _announce(document_pk))
-    return document
 
 
-def fail_stale_jobs(*, older_than: timedelta) -> int:
-    """Fail every job processing for longer than `older_than` (workers lost, tasks lost)."""
-    cutoff = timezone.now() - older_than
-    stale = LegalDocument.objects.filter(
-        status=Status.PROCESSING, processing_started_at__lt=cutoff
-    ).values_list("pk", flat=True)
-    failed = 0
-    for document_id in list(stale):
-        if fail_job(
-            document_id=str(document_id),
-            job_id=None,
-            code="GENERATION_TIMEOUT",
-            message=f"The job did not finish within {int(older_than.total_seconds())} seconds.",
-        ):
-            failed += 1
-    return failed
+def failure_of(reason: str) -> tuple[str, str]:
+    """Code and message of a job the lease ended: "unsent" (no worker ever took it: the
+    broker refused it, or no worker ran), "interrupted" (its workers were lost)."""
+    if reason == "unsent":
+        return UNSENT_CODE, UNSENT_MESSAGE
+    return (
+        INTERRUPTED_CODE,
+        f"The job did not finish: its worker was lost {DOCUMENT_JOB.max_attempts} times.",
+    )
 
 
 # --- estimated completion time ------------------------------------------------------------

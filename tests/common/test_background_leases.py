@@ -202,6 +202,17 @@ def test_handed_back_work_is_queued_at_once_and_its_attempt_not_counted(kind, se
     assert not leases.hand_back(kind, chore.pk, lease.token)
 
 
+def test_work_handed_back_for_the_tasks_own_retry_is_claimable_again_and_nothing_sent(kind, sent):
+    chore = queued_chore(kind)
+    sent.clear()
+    lease = leases.claim(kind, chore.pk)
+    assert leases.hand_back(kind, chore.pk, lease.token, send=False)
+    assert sent == []
+    chore.refresh_from_db()
+    assert (chore.lease_state, chore.attempts) == ("queued", 0)
+    assert leases.claim(kind, chore.pk) is not None  # the retry runs, no lease in its way
+
+
 def test_one_kind_whose_sweep_fails_does_not_stop_the_others(kind):
     broken = kinds.register(
         WorkKind(

@@ -18,12 +18,11 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from audit.models import AuditEvent
 from audit.services import Actor, record_event
+from common.background import sweeper
 from legal_documents.models import DocumentationPackage, LegalDocument, Status
 from legal_documents.packages.manifest import sha256_bytes
-from legal_documents.tasks import (
-    build_documentation_package_task,
-    sweep_documentation_packages_task,
-)
+from legal_documents.tasks import build_documentation_package_task
+from legal_documents.work import PACKAGE_BUILD
 from tests.factories import LegalDocumentFactory
 from tests.legal_documents.history_support import edit, generated_document
 
@@ -231,28 +230,37 @@ def broker_down(*args, **kwargs):  # type: ignore[no-untyped-def]
 
 def requested_minutes_ago(package_id: str, minutes: int) -> None:
     DocumentationPackage.objects.filter(pk=package_id).update(
-        created_at=timezone.now() - timedelta(minutes=minutes)
+        created_at=timezone.now() - timedelta(minutes=minutes),
+        due_at=timezone.now() - timedelta(minutes=minutes),
     )
+
+
+def sweep_packages() -> dict[str, int]:
+    """The one sweeper of background work, on the package builds."""
+    return sweeper.sweep(PACKAGE_BUILD)
 
 
 def test_a_package_whose_build_was_never_enqueued_is_built_after_the_sweep(
     dpo, documents, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(build_documentation_package_task, "delay", broker_down)
+    monkeypatch.setattr(build_documentation_package_task, "apply_async", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         response = dpo.client.post(PACKAGES_URL, {}, format="json")
     assert response.status_code == 202
     package_id = response.json()["id"]
     requested_minutes_ago(package_id, 6)
     enqueued: list[str] = []
-    monkeypatch.setattr(build_documentation_package_task, "delay", enqueued.append)
+    monkeypatch.setattr(
+        build_documentation_package_task, "apply_async", lambda args, **_: enqueued.extend(args)
+    )
 
-    assert sweep_documentation_packages_task() == {"requeued": 1, "failed": 0}
-    assert sweep_documentation_packages_task() == {"requeued": 0, "failed": 0}  # not twice
+    assert sweep_packages() == {"requeued": 0, "failed": 0, "resent": 1}
     assert enqueued == [package_id]
     build_documentation_package_task(package_id)
 
     assert dpo.client.get(f"{PACKAGES_URL}/{package_id}").json()["status"] == "completed"
+    assert sweep_packages() == {"requeued": 0, "failed": 0, "resent": 0}  # built: not again
+    assert enqueued == [package_id]
 
 
 def test_the_sweep_does_not_enqueue_a_package_whose_build_is_under_way(dpo, documents, monkeypatch):
@@ -262,18 +270,20 @@ def test_the_sweep_does_not_enqueue_a_package_whose_build_is_under_way(dpo, docu
     package_id = response.json()["id"]
     requested_minutes_ago(package_id, 6)
     enqueued: list[str] = []
-    monkeypatch.setattr(build_documentation_package_task, "delay", enqueued.append)
+    monkeypatch.setattr(
+        build_documentation_package_task, "apply_async", lambda args, **_: enqueued.extend(args)
+    )
     write_zip = services.write_zip
     sweeps: list[dict[str, int]] = []
 
     def sweep_while_writing(files, buffer):  # type: ignore[no-untyped-def]
-        sweeps.append(sweep_documentation_packages_task())
+        sweeps.append(sweep_packages())
         write_zip(files, buffer)
 
     monkeypatch.setattr(services, "write_zip", sweep_while_writing)
     build_documentation_package_task(package_id)
 
-    assert sweeps == [{"requeued": 0, "failed": 0}]
+    assert sweeps == [{"requeued": 0, "failed": 0, "resent": 0}]
     assert enqueued == []
     assert DocumentationPackage.objects.get(pk=package_id).status == "completed"
 
@@ -282,7 +292,7 @@ def test_a_package_processing_for_too_long_is_failed_with_a_reason(dpo):
     package_id = dpo.client.post(PACKAGES_URL, {}, format="json").json()["id"]
     requested_minutes_ago(package_id, 45)
 
-    assert sweep_documentation_packages_task()["failed"] == 1
+    assert sweep_packages()["failed"] == 1
 
     body = dpo.client.get(f"{PACKAGES_URL}/{package_id}").json()
     assert body["status"] == "failed"

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def regenerate(document: LegalDocument, markdown: str) -> LegalDocument:
     """A draft-like regeneration through the job machinery (what a worker does)."""
-    jobs.start_job(document, kind=jobs.JobKind.DRAFT, stage="draft", enqueue=lambda *_: None)
+    jobs.start_job(document, kind=jobs.JobKind.DRAFT, stage="draft")
     jobs.complete_job(
         document_id=str(document.pk),
         job_id=str(document.job_id),

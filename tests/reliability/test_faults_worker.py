@@ -2,8 +2,10 @@
 
 Tasks are acknowledged late and rejected when their worker is lost, so the broker hands a
 job whose worker died to the next worker; a job is idempotent (only its current job id may
-complete the document), so running it again is safe. The document must end `completed`
-or `failed` with a reason, never stay `processing`.
+complete the document), so running it again is safe. The lost attempt still holds the
+job's lease (common.background): the next attempt starts once it expires
+(GENERATION_TIMEOUT_SECONDS + 30 s). The document must end `completed` or `failed` with a
+reason, never stay `processing`.
 
 The generation is made slow with a loopback OpenAI-compatible server that waits before each
 answer, so that the kill lands while the job runs.
@@ -17,9 +19,11 @@ from contextlib import closing
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from common.background import sweeper
 from legal_documents.models import LegalDocument
-from legal_documents.services.jobs import fail_stale_jobs
+from legal_documents.work import DOCUMENT_JOB
 from tests.legal_documents.samples import FULL_INPUTS
 from tests.reliability.conftest import api_client, wait_for_document
 from tests.support.fake_openai import FakeOpenAI, fake_openai_server
@@ -28,6 +32,8 @@ from tests.support.live_stack import running, tail, wait_until
 CREATE_BODY = {"documentType": "DPIA", **FULL_INPUTS["DPIA"]}
 # Kept at its minimum, so that an unacknowledged task is redelivered within seconds.
 VISIBILITY_TIMEOUT_SECONDS = 10
+# Short, so that the lease of the killed attempt (this + 30 s) expires within the test.
+GENERATION_TIMEOUT_SECONDS = 15
 
 
 def openai_environment(server: FakeOpenAI) -> dict[str, str]:
@@ -37,6 +43,7 @@ def openai_environment(server: FakeOpenAI) -> dict[str, str]:
         "OPENAI_BASE_URL": server.base_url,
         "LLM_TIMEOUT_SECONDS": "30",
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_SECONDS),
+        "GENERATION_TIMEOUT_SECONDS": str(GENERATION_TIMEOUT_SECONDS),
     }
 
 
@@ -103,12 +110,13 @@ def test_the_stale_job_sweep_fails_a_job_whose_worker_never_came_back(stack, mem
     web, worker, client, document_id = start_generation(stack, member, slow_model)
     with running(web, worker), closing(client):
         worker.kill()
+        # Its lease expired, and no worker came back as often as the job may be tried.
         LegalDocument.objects.filter(pk=document_id).update(
-            processing_started_at=LegalDocument.objects.get(pk=document_id).processing_started_at
-            - timedelta(hours=1)
+            lease_expires_at=timezone.now() - timedelta(seconds=1),
+            attempts=DOCUMENT_JOB.max_attempts,
         )
 
-        assert fail_stale_jobs(older_than=timedelta(minutes=20)) == 1
+        assert sweeper.sweep(DOCUMENT_JOB)["failed"] == 1
 
         document = client.get(f"/api/v1/legal-documents/{document_id}").json()
         assert document["status"] == "failed"
