@@ -33,12 +33,16 @@ class Lease:
     token: str
 
 
-def queue(kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float = 0) -> None:
+def queue(
+    kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float = 0, send: bool = True
+) -> None:
     """Mark `row` queued and send its task once the caller's transaction commits.
 
     Call it inside the transaction that saves the row's new work (the row is saved here,
     lease columns only, unless it is new). `fresh`: new work, its attempts start again.
     `delay`: seconds until the work is due (the task is sent with that countdown).
+    `send=False`: the task is on its way already (a retry the task scheduled itself): the
+    row only waits for it, and the sweeper sends it again if it is lost.
     """
     row.lease_state = LeaseState.QUEUED
     row.lease_token = None
@@ -51,7 +55,8 @@ def queue(kind: WorkKind, row: LeasedWork, *, fresh: bool = True, delay: float =
         row.save()
     else:
         row.save(update_fields=list(LEASE_FIELDS))
-    send_on_commit(kind, row.pk, delay=delay)
+    if send:
+        send_on_commit(kind, row.pk, delay=delay)
 
 
 def send_on_commit(kind: WorkKind, pk: Any, *, delay: float = 0) -> None:

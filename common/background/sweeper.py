@@ -57,6 +57,12 @@ def sweep(kind: WorkKind) -> dict[str, int]:
                     counts["failed"] += 1
             continue
         if leases.send(kind, str(pk)):
+            # Sent: due from now, so that it is sent again only after another interval (a
+            # backlog of long tasks is not flooded with copies), and the broker that took
+            # it did not refuse it (`max_queued_seconds` counts refusals, not a backlog).
+            kind.model._default_manager.filter(
+                pk=pk, lease_state=LeaseState.QUEUED, due_at=due_at
+            ).update(due_at=now)
             counts["resent"] += 1
     if any(counts.values()):
         logger.info("swept %s: %s", kind.name, counts)
