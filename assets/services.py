@@ -7,7 +7,6 @@ Processing (convert, extract, chunk, embed) is in ``assets.ingestion``; reads in
 from __future__ import annotations
 
 import logging
-import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -16,11 +15,14 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from assets.events import announce_final_status
 from assets.exceptions import UnsupportedFileType
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing import FileKind, InvalidFileType, detect_file_type, sha256_of_file
 from assets.storage import asset_key, asset_storage, delete_files, store_file
 from assets.uploads import sanitize_file_name
+from assets.work import ASSET_PROCESSING
+from common.background import leases
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
@@ -32,12 +34,6 @@ class UploadResult:
 
     asset: Asset
     duplicate: bool
-
-
-def _enqueue_processing(asset_id: str) -> None:
-    from assets.tasks import process_asset_task
-
-    process_asset_task.delay(asset_id)
 
 
 def _enqueue_file_deletion(keys: list[str]) -> None:
@@ -65,14 +61,14 @@ def asset_upload(
     ``duplicate=True``; nothing is stored or processed again, unless that asset is FAILED
     or its stored original is gone: then the upload restores the original if needed and
     the same asset is processed again (back to UPLOADED, error cleared). Otherwise the file
-    is stored under the organization's prefix, the row is created (status UPLOADED) and
-    ``process_asset_task`` is enqueued after commit.
+    is stored under the organization's prefix, the row is created (status UPLOADED) and its
+    processing queued (``assets.work``: ``process_asset_task`` is sent after commit).
 
     Nothing lost, nothing orphaned: if the storage fails (StorageUnavailable, 503) no row is
     created and no partial file stays; if the row cannot be created the stored file is
     deleted before the error propagates. Once the row is committed the upload stands: a
-    failed enqueue (broker down) is logged, and ``requeue_stranded_assets_task`` enqueues
-    the asset again within minutes.
+    failed enqueue (broker down) is logged, and the sweeper of background work sends the
+    task again within minutes (common.background).
     """
     path = uploaded_file_path(uploaded)
     name = sanitize_file_name(uploaded.name)
@@ -111,7 +107,8 @@ def asset_upload(
     asset.original_file.name = store_file(key, uploaded)
     try:
         with transaction.atomic():
-            asset.save(force_insert=True)
+            # Saves the new row, queued; its task is sent once the upload commits.
+            leases.queue(ASSET_PROCESSING, asset)
     except IntegrityError:
         # Another request stored the same content first: keep theirs, drop ours.
         delete_files([asset.original_file.name], quiet=True)
@@ -122,14 +119,7 @@ def asset_upload(
     except BaseException:
         delete_files([asset.original_file.name], quiet=True)
         raise
-    _enqueue_processing_after_commit(asset.pk)
     return UploadResult(asset, duplicate=False)
-
-
-def _enqueue_processing_after_commit(asset_id: Any) -> None:
-    # robust: a broker outage is logged instead of raised, and never undoes the committed
-    # upload; requeue_stranded_assets_task enqueues the asset again later.
-    transaction.on_commit(lambda: _enqueue_processing(str(asset_id)), robust=True)
 
 
 def _reprocess_if_broken(existing: Asset, uploaded: UploadedFile) -> Asset:
@@ -162,10 +152,10 @@ def _reprocess_if_broken(existing: Asset, uploaded: UploadedFile) -> Asset:
         asset.error_details = None
         asset.chunk_count = 0
         asset.processing_started_at = None
-        asset.processing_token = None  # supersedes an attempt still running (ingestion.py)
         asset.completed_at = None
         asset.save()
-        _enqueue_processing_after_commit(asset.pk)
+        # A fresh lease token: supersedes an attempt still running (ingestion.py).
+        leases.queue(ASSET_PROCESSING, asset)
     logger.info("asset %s is processed again after a duplicate upload", asset.pk)
     return asset
 
@@ -219,29 +209,34 @@ def asset_mark_failed(
     code: str,
     message: str,
     details: dict[str, Any] | None = None,
-    processing_token: uuid.UUID | None = None,
+    lease_token: str | None = None,
 ) -> bool:
-    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
+    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays) and end
+    the lease of its processing.
 
-    With ``processing_token``, only while that processing attempt still holds the asset
-    (an attempt taken over by a newer one must not fail the newer one's work). Returns
-    whether the asset was failed.
+    With ``lease_token``, only while that processing attempt still holds the lease (an
+    attempt taken over by a newer one must not fail the newer one's work). Returns whether
+    the asset was failed.
     """
-    assets = Asset.objects.filter(
-        pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
-    )
-    if processing_token is not None:
-        assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
-    failed = assets.update(
-        status=AssetStatus.FAILED,
-        error_code=code,
-        error_message=message[:2000],
-        error_details=details,
-        chunk_count=0,
-        updated_at=timezone.now(),
-    )
-    if failed:
-        from assets.events import announce_final_status  # events imports the models only
-
+    with transaction.atomic():
+        if lease_token is None:
+            asset = leases.locked(ASSET_PROCESSING, asset_id)
+        else:
+            asset = leases.holding(ASSET_PROCESSING, asset_id, lease_token)
+        if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
+            return False
+        asset.status = AssetStatus.FAILED
+        asset.error_code = code
+        asset.error_message = message[:2000]
+        asset.error_details = details
+        asset.chunk_count = 0
+        asset.updated_at = timezone.now()
+        asset.save(
+            update_fields=[
+                "status", "error_code", "error_message", "error_details", "chunk_count",
+                "updated_at",
+            ]
+        )  # fmt: skip
+        leases.finish(asset)
         announce_final_status(asset_id)
-    return bool(failed)
+    return True

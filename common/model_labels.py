@@ -104,6 +104,10 @@ FIELD_LABELS: dict[str, Promise] = {
     "lease_token": _("lease token"),
     "lease_expires_at": _("lease expires at"),
     "attempts": _("attempts"),
+    # The rest of the lease of background work (common.background.fields).
+    "lease_state": _("lease state"),
+    "due_at": _("due at"),
+    "last_error": _("last error"),
     "result": _("result"),
     "id": _("ID"),
     "action": _("action"),

@@ -49,7 +49,7 @@ def sweep(kind: WorkKind) -> dict[str, int]:
         due_at__lt=now - timedelta(seconds=kind.resend_after_seconds),
     ).values_list("pk", "due_at")
     for pk, due_at in list(waiting):
-        if due_at < now - timedelta(seconds=kind.max_queued_seconds):
+        if due_at is not None and due_at < now - timedelta(seconds=kind.max_queued_seconds):
             with transaction.atomic():
                 row = leases.locked(kind, pk)
                 if row is not None and row.lease_state == LeaseState.QUEUED:

@@ -431,11 +431,6 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
     },
     "fail-stale-jobs": {"task": "legal_documents.tasks.fail_stale_jobs_task", "schedule": 60.0},
-    "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
-    "requeue-stranded-assets": {
-        "task": "assets.tasks.requeue_stranded_assets_task",
-        "schedule": 60.0,
-    },
     "sweep-documentation-packages": {
         "task": "legal_documents.tasks.sweep_documentation_packages_task",
         "schedule": 60.0,
