@@ -184,3 +184,16 @@ def test_an_upload_whose_task_was_lost_is_enqueued_again_once_per_interval(dpo, 
     assert enqueued == [stranded_id]
     assert recent_id not in enqueued
     assert process(stranded_id).status == AssetStatus.COMPLETED
+
+
+def test_an_upload_the_broker_refused_for_an_hour_ends_failed_instead_of_waiting_for_good(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Uploaded while the broker was down.\n")
+    asset_id = asset_id.json()["id"]
+    Asset.objects.filter(pk=asset_id).update(due_at=timezone.now() - timedelta(minutes=61))
+
+    assert sweep_background_work_task()["asset"]["failed"] == 1
+
+    body = dpo.client.get(f"/api/v1/assets/{asset_id}").json()
+    assert body["status"] == "FAILED"
+    assert body["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert "upload the file again" in body["error"]["message"]
