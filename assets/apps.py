@@ -18,6 +18,11 @@ class AssetsConfig(AppConfig):
         from assets import worker
 
         worker.connect_celery_signals()
+        # The one sweeper of background work finds the asset's processing here.
+        from assets.work import ASSET_PROCESSING
+        from common.background import kinds
+
+        kinds.register(ASSET_PROCESSING)
         # Production on the lexical embeddings, allowed by EMBEDDING_ALLOW_HASHING: said at
         # every start of every process (config/settings/production.py).
         problem = getattr(settings, "EMBEDDING_STARTUP_ERROR", "")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import tempfile
 import time
-import uuid
 from collections import deque
 from collections.abc import Iterable
 from concurrent.futures import Future
@@ -26,7 +25,6 @@ from typing import IO, Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from assets.embedding import embedding_provider
@@ -50,8 +48,11 @@ from assets.progress import (
     estimated_chunk_total,
 )
 from assets.storage import converted_key_of, delete_files, local_copy, store_file
-from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
+from assets.time_budget import asset_budget_seconds
+from assets.work import ASSET_PROCESSING, lost_while_reading
 from assets.worker import stop_requested
+from common.background import leases
+from common.background.fields import LeaseState
 from formats.registry import format_of
 
 logger = logging.getLogger(__name__)
@@ -59,70 +60,49 @@ logger = logging.getLogger(__name__)
 EMBEDDING_BATCH_SIZE = 64
 
 
-# How long after its time budget (the task's soft time limit) an attempt is taken over:
-# time for the timed-out attempt to record its failure itself (then its hard limit ends it).
-TAKEOVER_GRACE = timedelta(seconds=GRACE_SECONDS)
-# The beat sweep fails an asset PROCESSING for this many times its time budget.
-STALE_AFTER_BUDGETS = 2
-# Claims of one asset, retries and take-overs included, before it is failed: 1 + the task's
-# 3 retries + 2 take-overs of an attempt whose worker was lost after the file was read.
-MAX_PROCESSING_ATTEMPTS = 6
-# Asset.processing_stage (assets.progress): "extracting" while the file is read (in a
-# bounded child, isolation.py), "chunking" until the first batch is stored, "embedding"
-# while batches are embedded and written, "indexing" for the final writes.
-LOST_WHILE_READING_MESSAGE = (
-    "The worker processing this file stopped while reading it (out of memory or killed); "
-    "the file is not tried again."
-)
-
-
 class AttemptSupersededError(Exception):
-    """Another attempt claimed the asset (or it was deleted) since this attempt claimed it."""
+    """The attempt's lease is lost: another attempt claimed the asset, or it was deleted
+    (or ended) since this attempt claimed it."""
 
 
 class WorkerStoppingError(Exception):
     """The worker is shutting down (assets.worker): the attempt hands its asset back.
 
     Raised at the attempt's safe points (before a batch is queued for the model, while the
-    extraction child runs); the asset is UPLOADED again without its partial output, and the
-    task requeues its message for the next worker.
+    extraction child runs); the attempt hands its lease back (the asset is UPLOADED again
+    without its partial output, its task sent again for the next worker). Raised before the
+    asset is claimed too: then the task requeues its message.
     """
-
-
-class AttemptInProgressError(Exception):
-    """Another attempt is processing the asset; it can be taken over in ``seconds_left``."""
-
-    def __init__(self, asset_id: Any, seconds_left: float) -> None:
-        super().__init__(f"asset {asset_id} is being processed; look again in {seconds_left:.0f} s")
-        self.seconds_left = seconds_left
 
 
 def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     """Take an asset from UPLOADED (or a PROCESSING abandoned by a lost worker) to COMPLETED.
 
-    Idempotent: a COMPLETED or FAILED asset, or one deleted meanwhile, is left alone and
-    None is returned. An asset PROCESSING by an attempt that may still be running (younger
-    than the asset's time budget, ``assets.time_budget``, plus a grace period: a task
-    redelivered while the first run goes on) is left alone too, raising
-    AttemptInProgressError with the seconds until it can be taken over. An attempt abandoned
-    while reading the file (its worker died: a hostile file may kill every worker it is
-    handed to) is not taken over: the asset is FAILED (EXTRACTION_FAILED); so is one claimed
-    MAX_PROCESSING_ATTEMPTS times. ``redelivered`` (the broker handed the task again: its
-    worker was lost) fails such an asset at once, without waiting for the take-over. Each
-    attempt claims the asset with a fresh ``processing_token``; it writes chunks, the final
-    status and deletes output only while the row still holds that token, so an attempt taken
-    over by a newer one stops quietly (None) and leaves the newer one's chunks alone.
+    Each attempt claims the lease of the asset's processing (``assets.work``,
+    common.background): idempotent, a COMPLETED or FAILED asset, or one deleted meanwhile,
+    is left alone and None is returned. An attempt that may still be running holds the lease
+    (the asset's time budget, ``assets.time_budget``, plus a grace period: a task redelivered
+    while the first run goes on) and LeaseHeldError is raised with the seconds until it
+    expires. An attempt abandoned while reading the file (its worker died: a hostile file may
+    kill every worker it is handed to) is not taken over: the asset is FAILED
+    (EXTRACTION_FAILED); so is one claimed MAX_PROCESSING_ATTEMPTS times. ``redelivered``
+    (the broker handed the task again: its worker was lost) fails such an asset at once,
+    without waiting for the lease to expire. The attempt writes chunks, the final status and
+    deletes output only while it holds its lease, so an attempt taken over by a newer one
+    stops quietly (None) and leaves the newer one's chunks alone.
 
     The status, chunk count and converted file are recorded only after every vector is
-    written. A file that cannot be converted or read ends FAILED with the error
-    (CONVERSION_FAILED with ``{originalFormat, targetFormat}``, EXTRACTION_FAILED or
-    INVALID_FILE_TYPE), and what was written for it is removed. Other errors (database,
-    embedding service) remove the partial output, hand the asset back (UPLOADED, for the
-    task's retry) and propagate. So does a worker shutdown (WorkerStoppingError, raised
-    before the asset is claimed too), whose attempt is not counted in MAX_PROCESSING_ATTEMPTS.
+    written, and the lease ends with them. A file that cannot be converted or read ends
+    FAILED with the error (CONVERSION_FAILED with ``{originalFormat, targetFormat}``,
+    EXTRACTION_FAILED or INVALID_FILE_TYPE), and what was written for it is removed. Other
+    errors (database, embedding service) remove the partial output, put the asset back
+    (UPLOADED, queued for the task's retry) and propagate. A worker shutdown
+    (WorkerStoppingError) hands the lease back: the asset is queued again at once, the
+    attempt not counted, and None is returned (WorkerStoppingError is raised only when the
+    worker stops before the asset is claimed: the task requeues its message).
     """
     _raise_if_stopping(asset_id)
-    asset = _claim(asset_id, redelivered=redelivered)
+    asset = _start_attempt(asset_id, redelivered=redelivered)
     if asset is None:
         return None
     started = time.monotonic()
@@ -134,9 +114,9 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
         return None
     except WorkerStoppingError:
         if discard_output(asset):
-            _release_claim(asset, handed_back=True)
+            _release(asset, handed_back=True)
         logger.info("the worker is stopping: asset %s handed back for the next worker", asset.pk)
-        raise
+        return None
     except (ExtractionFailed, InvalidFileType) as error:
         if discard_output(asset):
             asset_mark_failed(
@@ -144,7 +124,7 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
                 code=error.code,
                 message=error.message,
                 details=error.details,
-                processing_token=asset.processing_token,
+                lease_token=_token(asset),
             )
         _observe(kind, started, failed=True)
         return Asset.objects.filter(pk=asset.pk).first()
@@ -153,28 +133,30 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
             # The newer attempt's rows may be what made this one fail (unique chunk index).
             logger.info("superseded processing of asset %s stopped", asset.pk, exc_info=True)
             return None
-        _release_claim(asset)
+        _release(asset)
         raise
     except BaseException:  # worker shutdown: the redelivered task starts again
         if discard_output(asset):
-            _release_claim(asset)
+            _release(asset)
         raise
-    updated = Asset.objects.filter(
-        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
-    ).update(
-        status=AssetStatus.COMPLETED,
-        chunk_count=chunk_count,
-        converted_file=converted_key,
-        converted_size=converted_size,
-        embedding_provider=embedding_provider().name,
-        processing_stage="",
-        error_code="",
-        error_message="",
-        error_details=None,
-        completed_at=timezone.now(),
-        updated_at=timezone.now(),
-    )
-    if not updated:  # deleted, failed by the sweep or taken over while we worked
+    with transaction.atomic():
+        held = leases.holding(ASSET_PROCESSING, asset.pk, _token(asset))
+        if held is not None:
+            Asset.objects.filter(pk=asset.pk).update(
+                status=AssetStatus.COMPLETED,
+                chunk_count=chunk_count,
+                converted_file=converted_key,
+                converted_size=converted_size,
+                embedding_provider=embedding_provider().name,
+                processing_stage="",
+                error_code="",
+                error_message="",
+                error_details=None,
+                completed_at=timezone.now(),
+                updated_at=timezone.now(),
+            )
+            leases.finish(held)
+    if held is None:  # deleted, failed or taken over while we worked
         discard_output(asset, converted_key=converted_key)
         return None
     announce_final_status(asset.pk)
@@ -182,53 +164,42 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     return Asset.objects.get(pk=asset.pk)
 
 
-def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
-    """Start an attempt: PROCESSING with a fresh token, or None when there is nothing to do.
+def _start_attempt(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
+    """Claim the lease of an attempt and mark the asset PROCESSING; None: nothing to do.
 
-    A PROCESSING asset is taken over only once its attempt is older than the asset's time
-    budget (the task's soft time limit) plus a grace period; a younger one may still be
-    running, and AttemptInProgressError is raised; unless the task was ``redelivered``
-    while the attempt was reading the file: the broker only hands a task again once its
-    worker was lost (or after the visibility timeout, longer than any task), so that
-    attempt is dead and the asset is failed now.
+    An asset whose last attempt was lost while reading the file is FAILED instead, once
+    that attempt's lease expired (or the sweeper queued it again), or at once when the task
+    was ``redelivered``: the broker hands a task again only once its worker was lost (or
+    after the visibility timeout, longer than any task), so that attempt is dead. Raises
+    LeaseHeldError while another attempt may still be running (``leases.claim``).
     """
     now = timezone.now()
     with transaction.atomic():
-        asset = (
-            Asset.objects.select_for_update(of=("self",))
-            .select_related("organization")
-            .filter(pk=asset_id)
-            .first()
-        )
-        if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
+        current = leases.locked(ASSET_PROCESSING, asset_id)
+        if current is None:
             return None
-        started = asset.processing_started_at
-        longest_attempt = _budget(asset) + TAKEOVER_GRACE
-        lost_while_reading = redelivered and asset.processing_stage == STAGE_EXTRACTING
-        if (
-            asset.status == AssetStatus.PROCESSING
-            and started
-            and started + longest_attempt > now
-            and not lost_while_reading
-        ):
-            seconds_left = (started + longest_attempt - now).total_seconds()
-            raise AttemptInProgressError(asset.pk, seconds_left)
-        refusal = _refusal(asset)
-        if refusal:
-            _fail_claimed(asset, refusal)
+        may_still_read = current.lease_state == LeaseState.LEASED and (
+            current.lease_expires_at is not None and current.lease_expires_at > now
+        )
+        if lost_while_reading(current) and (redelivered or not may_still_read):
+            leases.end_failed(ASSET_PROCESSING, current, "interrupted")
+            return None
+        lease = leases.claim(ASSET_PROCESSING, asset_id)
+        if lease is None:
+            return None
+        asset: Asset = lease.row
+        if asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
+            leases.finish(asset)  # ended without its lease (not by this module): nothing to run
             return None
         asset.status = AssetStatus.PROCESSING
         asset.processing_started_at = now
-        asset.processing_token = uuid.uuid4()
-        asset.processing_attempts += 1
         asset.processing_stage = STAGE_EXTRACTING
         asset.progress_chunks_done = 0
         asset.progress_chunks_total = estimated_chunk_total(asset)
         asset.progress_started_at = None
         asset.save(
             update_fields=[
-                "status", "processing_started_at", "processing_token",
-                "processing_attempts", "processing_stage", "progress_chunks_done",
+                "status", "processing_started_at", "processing_stage", "progress_chunks_done",
                 "progress_chunks_total", "progress_started_at", "updated_at",
             ]
         )  # fmt: skip
@@ -236,13 +207,9 @@ def _claim(asset_id: Any, *, redelivered: bool = False) -> Asset | None:
     return asset
 
 
-def _refusal(asset: Asset) -> str:
-    """Why the asset must not be tried again ("" when it may be)."""
-    if asset.status == AssetStatus.PROCESSING and asset.processing_stage == STAGE_EXTRACTING:
-        return LOST_WHILE_READING_MESSAGE
-    if asset.processing_attempts >= MAX_PROCESSING_ATTEMPTS:
-        return f"Processing was tried {asset.processing_attempts} times without finishing."
-    return ""
+def _token(asset: Asset) -> str:
+    """The lease token of the attempt that started ``asset`` (``_start_attempt``)."""
+    return str(asset.lease_token)
 
 
 def asset_mark_failed(
@@ -251,68 +218,63 @@ def asset_mark_failed(
     code: str,
     message: str,
     details: dict[str, Any] | None = None,
-    processing_token: uuid.UUID | None = None,
+    lease_token: str | None = None,
 ) -> bool:
-    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays).
+    """Set FAILED with the error (only from UPLOADED/PROCESSING; COMPLETED stays) and end
+    the lease of its processing.
 
-    With ``processing_token``, only while that processing attempt still holds the asset
-    (an attempt taken over by a newer one must not fail the newer one's work). Returns
-    whether the asset was failed.
+    With ``lease_token``, only while that processing attempt still holds the lease (an
+    attempt taken over by a newer one must not fail the newer one's work). Returns whether
+    the asset was failed.
     """
-    assets = Asset.objects.filter(
-        pk=asset_id, status__in=[AssetStatus.UPLOADED, AssetStatus.PROCESSING]
-    )
-    if processing_token is not None:
-        assets = assets.filter(status=AssetStatus.PROCESSING, processing_token=processing_token)
-    failed = assets.update(
-        status=AssetStatus.FAILED,
-        error_code=code,
-        error_message=message[:2000],
-        error_details=details,
-        chunk_count=0,
-        updated_at=timezone.now(),
-    )
-    if failed:
+    with transaction.atomic():
+        if lease_token is None:
+            asset = leases.locked(ASSET_PROCESSING, asset_id)
+        else:
+            asset = leases.holding(ASSET_PROCESSING, asset_id, lease_token)
+        if asset is None or asset.status not in (AssetStatus.UPLOADED, AssetStatus.PROCESSING):
+            return False
+        asset.status = AssetStatus.FAILED
+        asset.error_code = code
+        asset.error_message = message[:2000]
+        asset.error_details = details
+        asset.chunk_count = 0
+        asset.updated_at = timezone.now()
+        asset.save(
+            update_fields=[
+                "status", "error_code", "error_message", "error_details", "chunk_count",
+                "updated_at",
+            ]
+        )  # fmt: skip
+        leases.finish(asset)
         announce_final_status(asset_id)
-    return bool(failed)
+    return True
 
 
-def _fail_claimed(asset: Asset, message: str) -> None:
-    """FAILED (EXTRACTION_FAILED) under the row lock the claim holds; no chunk is kept."""
-    logger.warning("asset %s failed without another attempt: %s", asset.pk, message)
-    AssetChunk.objects.filter(asset_id=asset.pk).delete()
-    Asset.objects.filter(pk=asset.pk).update(
-        status=AssetStatus.FAILED,
-        error_code=ExtractionFailed.code,
-        error_message=message,
-        error_details=None,
-        chunk_count=0,
-        processing_token=None,
-        processing_stage="",
-        updated_at=timezone.now(),
-    )
-    announce_final_status(asset.pk)
+def _release(asset: Asset, *, handed_back: bool = False) -> None:
+    """Put a failed attempt's asset back, UPLOADED and queued, if it still holds the lease.
 
-
-def _release_claim(asset: Asset, *, handed_back: bool = False) -> None:
-    """Hand a failed attempt's asset back as UPLOADED, so the task's retry can claim it.
-
-    ``handed_back``: the attempt was stopped by a worker shutdown, not by the file or a
-    service, so it does not count (a deploy during every attempt must not fail the asset).
+    The task's own retry (Celery's, with its backoff) claims it again; the sweeper sends it
+    again if that retry is lost. ``handed_back``: the attempt was stopped by a worker
+    shutdown, not by the file or a service: the lease is handed back (``leases.hand_back``:
+    the attempt does not count, a deploy during every attempt must not fail the asset) and
+    the task is sent again now, for the next worker.
     """
-    changes: dict[str, Any] = {}
-    if handed_back:
-        changes["processing_attempts"] = F("processing_attempts") - 1
-    Asset.objects.filter(
-        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
-    ).update(
-        status=AssetStatus.UPLOADED,
-        processing_token=None,
-        processing_started_at=None,
-        processing_stage="",
-        updated_at=timezone.now(),
-        **changes,
-    )
+    with transaction.atomic():
+        if handed_back:
+            released = leases.hand_back(ASSET_PROCESSING, asset.pk, _token(asset))
+        else:
+            held = leases.holding(ASSET_PROCESSING, asset.pk, _token(asset))
+            released = held is not None
+            if held is not None:
+                leases.queue(ASSET_PROCESSING, held, fresh=False, send=False)
+        if released:
+            Asset.objects.filter(pk=asset.pk).update(
+                status=AssetStatus.UPLOADED,
+                processing_started_at=None,
+                processing_stage="",
+                updated_at=timezone.now(),
+            )
 
 
 def _raise_if_stopping(asset_id: Any) -> None:
@@ -321,26 +283,20 @@ def _raise_if_stopping(asset_id: Any) -> None:
         raise WorkerStoppingError(f"the worker is stopping; asset {asset_id} is handed back")
 
 
-def _holds_claim(asset: Asset) -> bool:
-    """Lock the asset row until the transaction ends; False once another attempt claimed it.
+def _holds_lease(asset: Asset) -> bool:
+    """Lock the asset row until the transaction ends; False once the attempt lost its lease.
 
     A deleted asset counts as lost too. Call inside ``transaction.atomic()``: whatever the
     caller writes in the same transaction cannot interleave with a newer attempt's claim.
     """
-    current = Asset.objects.select_for_update().filter(pk=asset.pk).values("processing_token")
-    row = current.first()
-    return row is not None and _is_own_token(asset, row["processing_token"])
-
-
-def _is_own_token(asset: Asset, token: uuid.UUID | None) -> bool:
-    return asset.processing_token is not None and token == asset.processing_token
+    return leases.holding(ASSET_PROCESSING, asset.pk, _token(asset)) is not None
 
 
 def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
     """Write chunks (and the converted file); return (chunk count, converted key, size).
 
     Raises AttemptSupersededError as soon as another attempt holds the asset: every batch is
-    written in one transaction with the check that this attempt still holds its claim.
+    written in one transaction with the check that this attempt still holds its lease.
     """
     if not discard_output(asset):
         raise AttemptSupersededError(asset.pk)
@@ -429,7 +385,7 @@ def _store_batch(asset: Asset, batch: _PendingBatch, count: int, *, deadline: fl
     except TimeoutError:
         raise SoftTimeLimitExceeded() from None
     with transaction.atomic():
-        if not _holds_claim(asset):
+        if not _holds_lease(asset):
             raise AttemptSupersededError(asset.pk)
         AssetChunk.objects.bulk_create(
             AssetChunk(
@@ -480,20 +436,19 @@ def _work_directory() -> Path | None:
 
 def _mark_stage(asset: Asset, stage: str, *, total: int | None = None) -> None:
     """Record what the attempt does (and tell the organization's sockets);
-    AttemptSupersededError once it no longer holds the claim. ``total``: the chunk count,
+    AttemptSupersededError once it no longer holds its lease. ``total``: the chunk count,
     once known."""
     asset.processing_stage = stage
     if total is not None:
         asset.progress_chunks_total = total
-    updated = Asset.objects.filter(
-        pk=asset.pk, status=AssetStatus.PROCESSING, processing_token=asset.processing_token
-    ).update(
-        processing_stage=stage,
-        progress_chunks_total=asset.progress_chunks_total,
-        progress_started_at=asset.progress_started_at,
-    )
-    if not updated:
-        raise AttemptSupersededError(asset.pk)
+    with transaction.atomic():
+        if not _holds_lease(asset):
+            raise AttemptSupersededError(asset.pk)
+        Asset.objects.filter(pk=asset.pk).update(
+            processing_stage=stage,
+            progress_chunks_total=asset.progress_chunks_total,
+            progress_started_at=asset.progress_started_at,
+        )
     send_asset_status(asset)
 
 
@@ -514,9 +469,9 @@ def _record_progress(asset: Asset, *, stage: str, done: int) -> None:
 
 
 def discard_output(asset: Asset, *, converted_key: str = "") -> bool:
-    """Remove what the attempt holding ``asset.processing_token`` wrote; True if it did.
+    """Remove what the attempt of ``asset`` (its lease token) wrote; True if it did.
 
-    While the attempt still holds its claim (or the asset was deleted), its chunks and
+    While the attempt still holds its lease (or the asset was deleted), its chunks and
     converted files are removed (storage errors are logged). Once another attempt took over,
     nothing the newer one may own is touched: only a converted file stored under a name of
     this attempt's own (not the shared converted key) is deleted, and False is returned.
@@ -524,69 +479,15 @@ def discard_output(asset: Asset, *, converted_key: str = "") -> bool:
     kind = FileKind(asset.file_format) if asset.file_format != "unknown" else None
     shared_key = converted_key_of(asset, kind) if kind is not None else ""
     with transaction.atomic():
-        row = Asset.objects.select_for_update().filter(pk=asset.pk).values("processing_token")
-        current = row.first()
-        holds_claim = current is None or _is_own_token(asset, current["processing_token"])
-        if holds_claim:
+        holds_lease = _holds_lease(asset) or not Asset.objects.filter(pk=asset.pk).exists()
+        if holds_lease:
             AssetChunk.objects.filter(asset_id=asset.pk).delete()
-    if holds_claim:
+    if holds_lease:
         keys = {converted_key, asset.converted_file.name, shared_key}
     else:
         keys = {converted_key} - {shared_key}
     delete_files([key for key in keys if key], quiet=True)
-    return holds_claim
-
-
-def claim_stranded_uploads(*, older_than_seconds: int, limit: int = 500) -> list[str]:
-    """Ids of assets UPLOADED and untouched for ``older_than_seconds``, to enqueue again.
-
-    Such an asset lost its processing task (the broker was down when the upload committed,
-    or the message was lost); processing is idempotent, so enqueueing it again is safe.
-    Each one returned is touched (``updated_at``), so it is returned again only after
-    another ``older_than_seconds``; concurrent sweeps never return the same asset.
-    """
-    now = timezone.now()
-    with transaction.atomic():
-        stranded = list(
-            Asset.objects.select_for_update(skip_locked=True)
-            .filter(
-                status=AssetStatus.UPLOADED,
-                updated_at__lt=now - timedelta(seconds=older_than_seconds),
-            )
-            .order_by("updated_at")
-            .values_list("pk", flat=True)[:limit]
-        )
-        Asset.objects.filter(pk__in=stranded).update(updated_at=now)
-    return [str(asset_id) for asset_id in stranded]
-
-
-def fail_stale_assets() -> int:
-    """Fail assets PROCESSING for longer than STALE_AFTER_BUDGETS times their time budget.
-
-    Such an attempt is lost (its worker died and nothing took it over); a large file still
-    within its own budget is left alone. Returns how many were failed; their partial chunks
-    are removed. An asset taken over or finished meanwhile is left as it is.
-    """
-    now = timezone.now()
-    # No budget is below an empty file's: younger attempts are not even looked at.
-    shortest = timedelta(seconds=STALE_AFTER_BUDGETS * asset_budget_seconds(file_size=None))
-    candidates = Asset.objects.filter(
-        status=AssetStatus.PROCESSING, processing_started_at__lt=now - shortest
-    ).values_list("pk", "file_size", "processing_started_at", "processing_token")
-    failed = 0
-    for asset_id, file_size, started, token in candidates:
-        limit = STALE_AFTER_BUDGETS * asset_budget_seconds(file_size=file_size)
-        if started + timedelta(seconds=limit) > now:
-            continue
-        if asset_mark_failed(
-            asset_id=asset_id,
-            code="EXTRACTION_FAILED",
-            message=f"Processing did not finish within {limit} seconds.",
-            processing_token=token,
-        ):
-            AssetChunk.objects.filter(asset_id=asset_id).delete()
-            failed += 1
-    return failed
+    return holds_lease
 
 
 def _budget(asset: Asset) -> timedelta:

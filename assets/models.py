@@ -17,6 +17,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 from pgvector.django import HnswIndex, VectorField
 
+from common.background.fields import LeasedWork
+
 
 class AssetStatus(models.TextChoices):
     UPLOADED = "UPLOADED", gettext_lazy("Uploaded")
@@ -25,7 +27,9 @@ class AssetStatus(models.TextChoices):
     FAILED = "FAILED", gettext_lazy("Failed")
 
 
-class Asset(models.Model):
+class Asset(LeasedWork):
+    """An uploaded file; its processing is leased background work (assets.work)."""
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     organization = models.ForeignKey(
         "organizations.Organization", on_delete=models.CASCADE, related_name="assets"
@@ -57,15 +61,11 @@ class Asset(models.Model):
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the current (or last) attempt started; the lease (LeasedWork) decides who runs.
     processing_started_at = models.DateTimeField(null=True, blank=True)
-    # A fresh token per processing attempt (assets.ingestion): an attempt writes its results
-    # only while the row still holds its token, so a redelivered or superseded run cannot
-    # overwrite or delete the chunks of the attempt that took over from it.
-    processing_token = models.UUIDField(null=True, blank=True, editable=False)
-    # Claims so far, and what the current attempt is doing (assets.ingestion): an attempt
-    # abandoned while reading the file (its worker died, say out of memory) fails the asset
-    # rather than handing the same file to the next worker; no file is tried forever.
-    processing_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
+    # What the current attempt is doing (assets.ingestion): an attempt abandoned while
+    # reading the file (its worker died, say out of memory) fails the asset rather than
+    # handing the same file to the next worker; no file is tried forever.
     processing_stage = models.CharField(max_length=12, blank=True, default="", editable=False)
     # Progress of the current attempt (assets.progress): written with each embedding batch,
     # in the transaction that stores it, so it costs no extra round trip.
@@ -82,7 +82,15 @@ class Asset(models.Model):
                 fields=["organization", "sha256"], name="asset_unique_content_per_org"
             )
         ]
-        indexes = [models.Index(fields=["organization", "status"], name="asset_org_status")]
+        indexes = [
+            models.Index(fields=["organization", "status"], name="asset_org_status"),
+            # The sweeper's rows (common.background): the few assets queued or leased.
+            models.Index(
+                fields=["lease_state"],
+                condition=~models.Q(lease_state="idle"),
+                name="asset_lease_active",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.original_file_name

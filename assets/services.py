@@ -25,6 +25,8 @@ from assets.storage import (
     store_file,
 )
 from assets.uploads import sanitize_file_name
+from assets.work import ASSET_PROCESSING
+from common.background import leases
 from organizations.models import Organization
 
 logger = logging.getLogger(__name__)
@@ -36,12 +38,6 @@ class UploadResult:
 
     asset: Asset
     duplicate: bool
-
-
-def _enqueue_processing(asset_id: str) -> None:
-    from assets.tasks import process_asset_task
-
-    process_asset_task.delay(asset_id)
 
 
 def _enqueue_file_deletion(keys: list[str]) -> None:
@@ -69,14 +65,14 @@ def asset_upload(
     ``duplicate=True``; nothing is stored or processed again, unless that asset is FAILED
     or its stored original is gone: then the upload restores the original if needed and
     the same asset is processed again (back to UPLOADED, error cleared). Otherwise the file
-    is stored under the organization's prefix, the row is created (status UPLOADED) and
-    ``process_asset_task`` is enqueued after commit.
+    is stored under the organization's prefix, the row is created (status UPLOADED) and its
+    processing queued (``assets.work``: ``process_asset_task`` is sent after commit).
 
     Nothing lost, nothing orphaned: if the storage fails (StorageUnavailable, 503) no row is
     created and no partial file stays; if the row cannot be created the stored file is
     deleted before the error propagates. Once the row is committed the upload stands: a
-    failed enqueue (broker down) is logged, and ``requeue_stranded_assets_task`` enqueues
-    the asset again within minutes.
+    failed enqueue (broker down) is logged, and the sweeper of background work sends the
+    task again within minutes (common.background).
     """
     path = uploaded_file_path(uploaded)
     name = sanitize_file_name(uploaded.name)
@@ -115,7 +111,8 @@ def asset_upload(
     asset.original_file.name = store_file(key, uploaded)
     try:
         with transaction.atomic():
-            asset.save(force_insert=True)
+            # Saves the new row, queued; its task is sent once the upload commits.
+            leases.queue(ASSET_PROCESSING, asset)
     except IntegrityError:
         # Another request stored the same content first: keep theirs, drop ours.
         delete_files([asset.original_file.name], quiet=True)
@@ -126,14 +123,7 @@ def asset_upload(
     except BaseException:
         delete_files([asset.original_file.name], quiet=True)
         raise
-    _enqueue_processing_after_commit(asset.pk)
     return UploadResult(asset, duplicate=False)
-
-
-def _enqueue_processing_after_commit(asset_id: Any) -> None:
-    # robust: a broker outage is logged instead of raised, and never undoes the committed
-    # upload; requeue_stranded_assets_task enqueues the asset again later.
-    transaction.on_commit(lambda: _enqueue_processing(str(asset_id)), robust=True)
 
 
 def _reprocess_if_broken(existing: Asset, uploaded: UploadedFile) -> Asset:
@@ -166,10 +156,10 @@ def _reprocess_if_broken(existing: Asset, uploaded: UploadedFile) -> Asset:
         asset.error_details = None
         asset.chunk_count = 0
         asset.processing_started_at = None
-        asset.processing_token = None  # supersedes an attempt still running (ingestion.py)
         asset.completed_at = None
         asset.save()
-        _enqueue_processing_after_commit(asset.pk)
+        # A fresh lease token: supersedes an attempt still running (ingestion.py).
+        leases.queue(ASSET_PROCESSING, asset)
     logger.info("asset %s is processed again after a duplicate upload", asset.pk)
     return asset
 

@@ -13,6 +13,7 @@ from assets import ingestion, reembedding
 from assets.models import Asset
 from assets.storage import delete_files
 from assets.time_budget import MIB, asset_budget_seconds, asset_time_limits
+from common.background.leases import LeaseHeldError
 from common.tasks import DATABASE_ERRORS, ServiceTask
 
 logger = logging.getLogger(__name__)
@@ -20,8 +21,6 @@ logger = logging.getLogger(__name__)
 MAX_RETRIES = 3
 # What the API shows for a failure that is not the file's fault; the details are logged.
 UNEXPECTED_FAILURE_MESSAGE = "The file could not be processed; the error was logged."
-# An UPLOADED asset untouched this long lost its processing task and is enqueued again.
-REQUEUE_UPLOADED_AFTER_SECONDS = 300
 # Errors worth another attempt: the database, the storage or the embedding service may be
 # back in a moment; a concurrent attempt on the same asset (IntegrityError) will be done.
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
@@ -49,8 +48,8 @@ def _file_size(asset_id: Any) -> int | None:
 class AssetProcessingTask(ServiceTask):
     """The class of ``process_asset_task``: every message carries its asset's time limits.
 
-    However it is sent (the upload, the stranded-upload sweep, a look later while another
-    attempt runs), ``apply_async`` adds the soft and hard limits of the asset's time budget
+    However it is sent (the upload, the sweeper of background work, a look later while
+    another attempt runs), ``apply_async`` adds the soft and hard limits of the asset's time budget
     (``assets.time_budget``) unless given; Celery's retries copy the limits of the message
     they retry. A message without them (sent by an older release) gets the base budget
     (``soft_time_limit_setting``).
@@ -97,18 +96,21 @@ def _fail_asset(task: Task, error: BaseException, asset_id: str) -> None:
 def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-def]
     """Process one asset; it never stays PROCESSING once the retries are spent.
 
-    A worker killed mid-way has the task redelivered (acks_late) and the re-run replaces
-    what the first attempt wrote. A redelivery while the first run may still be going does
-    nothing but look again once that run would have timed out (``ingestion.asset_process``).
+    The asset's processing is leased work (``assets.work``, common.background): the
+    ingestion claims the lease, processes, and ends it with the outcome. A worker killed
+    mid-way has the task redelivered (acks_late) and the re-run replaces what the first
+    attempt wrote; the sweeper queues it again once the lease expires. A delivery while the
+    lease is held does nothing but look again once it expires (LeaseHeldError).
     Transient errors are retried with exponential backoff and full jitter (ServiceTask);
     then, like any unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic
     message and Celery logs the error: internal error text never reaches the API. The typed
     processing errors (unreadable or unconvertible files) keep their own messages, written
     for users. A run longer than the asset's time budget (``assets.time_budget``: the soft
     limit its message carries, kept by the ingestion itself in the threads pool) is FAILED
-    with a message that states the budget. A worker that shuts down hands the asset back
-    (``assets.worker``): the message is rejected with requeue, back in the queue at once
-    for the next worker, neither a retry nor a failure.
+    with a message that states the budget. A worker that shuts down hands the asset's lease
+    back (``assets.worker``): its task is sent again at once for the next worker (or, when
+    it stops before the claim, the message is rejected with requeue), neither a retry nor a
+    failure.
     """
     # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
@@ -116,9 +118,9 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
         ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.WorkerStoppingError as stopping:
         raise Reject(str(stopping), requeue=True) from None
-    except ingestion.AttemptInProgressError as busy:
+    except LeaseHeldError as held:
         # A fresh task (not a Celery retry): looking again must not use up the retries.
-        process_asset_task.apply_async((asset_id,), countdown=busy.seconds_left)
+        process_asset_task.apply_async((asset_id,), countdown=held.seconds_left)
 
 
 @shared_task(
@@ -132,28 +134,6 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
 def delete_asset_files_task(self, keys: list[str]) -> None:  # type: ignore[no-untyped-def]
     """Delete the stored files of a deleted asset; retried (forever, with backoff) on failure."""
     delete_files(keys)
-
-
-@shared_task
-def fail_stale_assets_task() -> int:
-    """Beat: fail assets PROCESSING for longer than twice their time budget."""
-    return ingestion.fail_stale_assets()
-
-
-@shared_task
-def requeue_stranded_assets_task() -> int:
-    """Beat: enqueue again assets UPLOADED for minutes whose processing task was lost.
-
-    A broker outage at upload time (the enqueue after commit only logs) or a lost message
-    would otherwise leave them UPLOADED for good; processing is idempotent. Returns how many
-    were enqueued; an enqueue that fails now is retried by the next sweep.
-    """
-    stranded = ingestion.claim_stranded_uploads(older_than_seconds=REQUEUE_UPLOADED_AFTER_SECONDS)
-    for asset_id in stranded:
-        process_asset_task.delay(asset_id)
-    if stranded:
-        logger.info("enqueued %s stranded uploaded assets again", len(stranded))
-    return len(stranded)
 
 
 def _fail_reembedding(task: Task, error: BaseException, job_id: str) -> None:

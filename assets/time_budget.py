@@ -2,11 +2,11 @@
 
 The one rule behind every bound of an ingestion: the task's soft and hard time limits (sent
 with each message, ``assets.tasks``), the deadline the ingestion keeps itself (the threads
-pool enforces no Celery limit), when a running attempt may be taken over
-(``ingestion._claim``), when the beat sweep fails a PROCESSING asset (twice the budget) and
-the broker's visibility timeout (above the budget of the largest accepted upload; the
-settings compute it with ``processing_budget_seconds``, so this module imports no Django at
-import time).
+pool enforces no Celery limit), the lease of one attempt (``assets.work``: the budget plus
+the grace; a running attempt is not taken over before, the sweeper queues an expired one
+again) and the broker's visibility timeout (above the budget of the largest accepted
+upload; the settings compute it with ``processing_budget_seconds``, so this module imports
+no Django at import time).
 
 The time goes into chunks (embedding and storing them), and the chunk count grows with the
 file's size, so the budget does too. ``ASSET_PROCESSING_TIMEOUT_SECONDS`` stays what every

@@ -41,8 +41,8 @@ def queue(
     Call it inside the transaction that saves the row's new work (the row is saved here,
     lease columns only, unless it is new). `fresh`: new work, its attempts start again.
     `delay`: seconds until the work is due (the task is sent with that countdown).
-    `send=False`: the caller sends the task itself (a Celery retry); the sweeper still
-    sends it again if it never comes.
+    `send=False`: the task is on its way already (a retry the task scheduled itself): the
+    row only waits for it, and the sweeper sends it again if it is lost.
     """
     row.lease_state = LeaseState.QUEUED
     row.lease_token = None

@@ -49,7 +49,7 @@ def sweep(kind: WorkKind) -> dict[str, int]:
         due_at__lt=now - timedelta(seconds=kind.resend_after_seconds),
     ).values_list("pk", "due_at")
     for pk, due_at in list(waiting):
-        if due_at < now - timedelta(seconds=kind.max_queued_seconds):
+        if due_at is not None and due_at < now - timedelta(seconds=kind.max_queued_seconds):
             with transaction.atomic():
                 row = leases.locked(kind, pk)
                 if row is not None and row.lease_state == LeaseState.QUEUED:
@@ -57,6 +57,12 @@ def sweep(kind: WorkKind) -> dict[str, int]:
                     counts["failed"] += 1
             continue
         if leases.send(kind, str(pk)):
+            # Sent: due from now, so that it is sent again only after another interval (a
+            # backlog of long tasks is not flooded with copies), and the broker that took
+            # it did not refuse it (`max_queued_seconds` counts refusals, not a backlog).
+            kind.model._default_manager.filter(
+                pk=pk, lease_state=LeaseState.QUEUED, due_at=due_at
+            ).update(due_at=now)
             counts["resent"] += 1
     if any(counts.values()):
         logger.info("swept %s: %s", kind.name, counts)

@@ -424,11 +424,6 @@ CELERY_BEAT_SCHEDULE = {
         "task": "common.tasks.sweep_background_work_task",
         "schedule": 60.0,
     },
-    "fail-stale-assets": {"task": "assets.tasks.fail_stale_assets_task", "schedule": 300.0},
-    "requeue-stranded-assets": {
-        "task": "assets.tasks.requeue_stranded_assets_task",
-        "schedule": 60.0,
-    },
     # The register's retention (files and old imports); its leases are swept above.
     "clean-up-register-imports": {
         "task": "register.tasks.clean_up_register_imports_task",

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from rest_framework.response import Response
 
 from assets.ingestion import asset_process
-from assets.models import Asset
+from assets.models import Asset, AssetStatus
+from assets.progress import STAGE_EMBEDDING
+from assets.work import lease_seconds
+from common.background.fields import LeaseState
 
 UPLOAD_URL = "/api/v1/assets/upload"
 
@@ -34,6 +41,24 @@ def process(asset_id: str) -> Asset:
     """Run the processing task's work in-process (the worker path has its own e2e test)."""
     asset_process(asset_id=asset_id)
     return Asset.objects.get(pk=asset_id)
+
+
+def attempt_started(
+    asset_id: str, *, ago: timedelta, stage: str = STAGE_EMBEDDING, **changes: Any
+) -> None:
+    """The asset as an attempt that started ``ago`` left it (PROCESSING at ``stage``, one
+    attempt), holding the lease of its processing for its budget and grace (assets.work)."""
+    Asset.objects.filter(pk=asset_id).update(
+        status=AssetStatus.PROCESSING, processing_stage=stage, attempts=1, **changes
+    )
+    started = timezone.now() - ago
+    expires = started + timedelta(seconds=lease_seconds(Asset.objects.get(pk=asset_id)))
+    Asset.objects.filter(pk=asset_id).update(
+        processing_started_at=started,
+        lease_state=LeaseState.LEASED,
+        lease_token=uuid.uuid4(),
+        lease_expires_at=expires,
+    )
 
 
 def stored_files(organization) -> list[Path]:  # type: ignore[no-untyped-def]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from assets import ingestion, services
 from assets.models import Asset, AssetChunk, AssetStatus
+from assets.work import MAX_PROCESSING_ATTEMPTS
 from audit.models import AuditEvent
-from tests.assets.conftest import process, stored_files, upload
+from common.tasks import sweep_background_work_task
+from tests.assets.conftest import attempt_started, process, stored_files, upload
 from tests.assets.samples import SAMPLES, all_format_samples
 
 pytestmark = pytest.mark.django_db
@@ -236,9 +237,7 @@ def test_processing_again_replaces_the_chunks_instead_of_adding_to_them(uploaded
     asset = uploaded("ledger.csv", b"vendor,country\n" + b"Northwind,Iceland\n" * 400)
     first = list(asset.chunks.order_by("index").values_list("index", "text"))
     # A redelivery after the worker died: its attempt started longer ago than the timeout.
-    Asset.objects.filter(pk=asset.pk).update(
-        status=AssetStatus.PROCESSING, processing_started_at=timezone.now() - timedelta(hours=1)
-    )
+    attempt_started(str(asset.pk), ago=timedelta(hours=1))
 
     again = process(str(asset.pk))
 
@@ -257,14 +256,11 @@ def test_a_completed_asset_is_not_processed_twice(uploaded):
 def test_the_sweep_fails_an_asset_stuck_in_processing(dpo):
     from datetime import timedelta
 
-    from django.utils import timezone
-
     asset_id = upload(dpo.client, "stuck.txt", b"A worker died on me.\n").json()["id"]
-    Asset.objects.filter(pk=asset_id).update(
-        status=AssetStatus.PROCESSING, processing_started_at=timezone.now() - timedelta(hours=2)
-    )
+    attempt_started(asset_id, ago=timedelta(hours=2))
+    Asset.objects.filter(pk=asset_id).update(attempts=MAX_PROCESSING_ATTEMPTS)
 
-    assert ingestion.fail_stale_assets() == 1
+    assert sweep_background_work_task()["asset"]["failed"] == 1
     asset = Asset.objects.get(pk=asset_id)
     assert asset.status == AssetStatus.FAILED
     assert asset.error_code == "EXTRACTION_FAILED"

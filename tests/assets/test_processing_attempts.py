@@ -13,12 +13,9 @@ from django.utils import timezone
 from assets import ingestion
 from assets.embedding import embedding_provider
 from assets.models import Asset, AssetChunk, AssetStatus
-from assets.tasks import (
-    MAX_RETRIES,
-    process_asset_task,
-    requeue_stranded_assets_task,
-)
+from assets.tasks import MAX_RETRIES, process_asset_task
 from assets.time_budget import GRACE_SECONDS, asset_budget_seconds
+from common.tasks import sweep_background_work_task
 from config.celery import app as celery_app
 from tests.assets.conftest import process, upload
 
@@ -50,10 +47,8 @@ class InterruptingEmbedder:
 
 
 def take_over(asset_id: str) -> Asset:
-    """A second attempt, as after a redelivery once the first one's claim timed out."""
-    Asset.objects.filter(pk=asset_id).update(
-        processing_started_at=timezone.now() - timedelta(hours=2)
-    )
+    """A second attempt, as after a redelivery once the first one's lease expired."""
+    Asset.objects.filter(pk=asset_id).update(lease_expires_at=timezone.now() - timedelta(hours=1))
     asset = ingestion.asset_process(asset_id=asset_id)
     assert asset is not None and asset.status == AssetStatus.COMPLETED
     return asset
@@ -179,13 +174,26 @@ def test_an_upload_whose_task_was_lost_is_enqueued_again_once_per_interval(dpo, 
     stranded_id = upload(dpo.client, "old.txt", b"Uploaded while the broker was down.\n")
     recent_id = upload(dpo.client, "new.txt", b"Just uploaded.\n").json()["id"]
     stranded_id = stranded_id.json()["id"]
-    Asset.objects.filter(pk=stranded_id).update(updated_at=timezone.now() - timedelta(minutes=6))
+    Asset.objects.filter(pk=stranded_id).update(due_at=timezone.now() - timedelta(minutes=6))
     enqueued: list[str] = []
     monkeypatch.setattr(process_asset_task, "delay", enqueued.append)
 
-    assert requeue_stranded_assets_task() == 1
-    assert requeue_stranded_assets_task() == 0  # not again before the next interval
+    assert sweep_background_work_task()["asset"]["resent"] == 1
+    assert sweep_background_work_task()["asset"]["resent"] == 0  # not before the next interval
 
     assert enqueued == [stranded_id]
     assert recent_id not in enqueued
     assert process(stranded_id).status == AssetStatus.COMPLETED
+
+
+def test_an_upload_the_broker_refused_for_an_hour_ends_failed_instead_of_waiting_for_good(dpo):
+    asset_id = upload(dpo.client, "notes.txt", b"Uploaded while the broker was down.\n")
+    asset_id = asset_id.json()["id"]
+    Asset.objects.filter(pk=asset_id).update(due_at=timezone.now() - timedelta(minutes=61))
+
+    assert sweep_background_work_task()["asset"]["failed"] == 1
+
+    body = dpo.client.get(f"/api/v1/assets/{asset_id}").json()
+    assert body["status"] == "FAILED"
+    assert body["error"]["code"] == "SERVICE_UNAVAILABLE"
+    assert "upload the file again" in body["error"]["message"]

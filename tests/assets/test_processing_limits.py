@@ -8,29 +8,25 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
-from django.utils import timezone
 
 from assets import ingestion
 from assets.models import Asset, AssetChunk, AssetStatus
+from assets.work import MAX_PROCESSING_ATTEMPTS
+from common.background.leases import LeaseHeldError
 from tests.assets.bombs import (
     paragraph_flood_docx,
     shared_string_xlsx,
     vertical_merge_docx,
     xlsx_bytes_with_cells,
 )
-from tests.assets.conftest import process, stored_files, upload
+from tests.assets.conftest import attempt_started, process, stored_files, upload
 
 pytestmark = pytest.mark.django_db
 
 
-def abandon(asset_id: str, *, stage: str) -> None:
+def abandon(asset_id: str, *, stage: str, ago: timedelta = timedelta(hours=2)) -> None:
     """As if the worker of the asset's attempt died at `stage`, long enough ago to take over."""
-    Asset.objects.filter(pk=asset_id).update(
-        status=AssetStatus.PROCESSING,
-        processing_stage=stage,
-        processing_attempts=1,
-        processing_started_at=timezone.now() - timedelta(hours=2),
-    )
+    attempt_started(asset_id, ago=ago, stage=stage)
 
 
 def test_an_attempt_lost_while_reading_the_file_fails_the_asset_instead_of_a_retry(dpo):
@@ -43,17 +39,16 @@ def test_an_attempt_lost_while_reading_the_file_fails_the_asset_instead_of_a_ret
     assert asset.status == AssetStatus.FAILED
     assert asset.error_code == "EXTRACTION_FAILED"
     assert "stopped while reading it" in asset.error_message
-    assert asset.processing_attempts == 1
+    assert asset.attempts == 1
     body = dpo.client.get(f"/api/v1/assets/{asset_id}").json()
     assert body["status"] == "FAILED"
 
 
 def test_a_redelivered_task_fails_an_asset_lost_while_being_read_without_waiting(dpo):
     asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
-    abandon(asset_id, stage=ingestion.STAGE_EXTRACTING)
-    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+    abandon(asset_id, stage=ingestion.STAGE_EXTRACTING, ago=timedelta(0))
 
-    with pytest.raises(ingestion.AttemptInProgressError):  # it may still be reading
+    with pytest.raises(LeaseHeldError):  # it may still be reading
         ingestion.asset_process(asset_id=asset_id)
     assert ingestion.asset_process(asset_id=asset_id, redelivered=True) is None
 
@@ -64,10 +59,9 @@ def test_a_redelivered_task_fails_an_asset_lost_while_being_read_without_waiting
 
 def test_a_redelivered_task_still_waits_for_an_attempt_past_the_reading(dpo):
     asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
-    abandon(asset_id, stage=ingestion.STAGE_EMBEDDING)
-    Asset.objects.filter(pk=asset_id).update(processing_started_at=timezone.now())
+    abandon(asset_id, stage=ingestion.STAGE_EMBEDDING, ago=timedelta(0))
 
-    with pytest.raises(ingestion.AttemptInProgressError):
+    with pytest.raises(LeaseHeldError):
         ingestion.asset_process(asset_id=asset_id, redelivered=True)
 
 
@@ -78,18 +72,18 @@ def test_an_attempt_lost_after_the_file_was_read_is_taken_over(dpo):
     asset = process(asset_id)
 
     assert asset.status == AssetStatus.COMPLETED
-    assert asset.processing_attempts == 2
+    assert asset.attempts == 2
 
 
 def test_each_attempt_is_counted_and_the_last_allowed_one_is_the_last(dpo):
     asset_id = upload(dpo.client, "notes.txt", b"Retention: six years.\n").json()["id"]
-    Asset.objects.filter(pk=asset_id).update(processing_attempts=ingestion.MAX_PROCESSING_ATTEMPTS)
+    Asset.objects.filter(pk=asset_id).update(attempts=MAX_PROCESSING_ATTEMPTS)
 
     asset = process(asset_id)
 
     assert asset.status == AssetStatus.FAILED
     assert asset.error_code == "EXTRACTION_FAILED"
-    assert f"tried {ingestion.MAX_PROCESSING_ATTEMPTS} times" in asset.error_message
+    assert f"tried {MAX_PROCESSING_ATTEMPTS} times" in asset.error_message
 
 
 def test_a_completed_asset_records_one_attempt_and_no_stage_in_progress(dpo):
@@ -98,7 +92,7 @@ def test_a_completed_asset_records_one_attempt_and_no_stage_in_progress(dpo):
     asset = process(asset_id)
 
     assert asset.status == AssetStatus.COMPLETED
-    assert asset.processing_attempts == 1
+    assert asset.attempts == 1
     assert asset.processing_stage == ""
 
 

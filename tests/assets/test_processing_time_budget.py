@@ -2,10 +2,11 @@
 
 A fixed 1,800 s failed every 100 MB upload with the local model (~5,700 s of work). Each
 asset now gets ASSET_PROCESSING_TIMEOUT_SECONDS plus ASSET_PROCESSING_SECONDS_PER_MB per MiB
-of its file: in the messages sent to the broker (the task's time limits), in the take-over
-window of a running attempt, in the stale sweep, in the ingestion's own deadline and in the
-message of an asset that ran out of time. The rows' ``file_size`` stands for a large file:
-the bounds read it, and uploading 100 MB would only slow the suite down.
+of its file: in the messages sent to the broker (the task's time limits), in the lease of a
+running attempt (before which it is not taken over nor swept), in the ingestion's own
+deadline and in the message of an asset that ran out of time. The rows' ``file_size``
+stands for a large file: the bounds read it, and uploading 100 MB would only slow the suite
+down.
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ from assets import ingestion
 from assets.embedding import embedding_provider
 from assets.models import Asset, AssetStatus
 from assets.progress import STAGE_EMBEDDING
-from assets.tasks import fail_stale_assets_task, process_asset_task, requeue_stranded_assets_task
-from tests.assets.conftest import upload
+from assets.tasks import process_asset_task
+from assets.work import MAX_PROCESSING_ATTEMPTS
+from common.background.fields import LeaseState
+from common.background.leases import LeaseHeldError
+from common.tasks import sweep_background_work_task
+from tests.assets.conftest import attempt_started, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -62,14 +67,7 @@ def uploaded_asset(dpo, name: str) -> str:  # type: ignore[no-untyped-def]
 def processing_since(asset_id: str, *, age: timedelta, file_size: int | None = None) -> None:
     """The asset as an attempt started `age` ago left it, past reading its file."""
     changes: dict[str, Any] = {"file_size": file_size} if file_size is not None else {}
-    Asset.objects.filter(pk=asset_id).update(
-        status=AssetStatus.PROCESSING,
-        processing_started_at=timezone.now() - age,
-        processing_token=uuid.uuid4(),
-        processing_attempts=1,
-        processing_stage=STAGE_EMBEDDING,
-        **changes,
-    )
+    attempt_started(asset_id, ago=age, stage=STAGE_EMBEDDING, **changes)
 
 
 @pytest.fixture
@@ -103,7 +101,7 @@ def test_a_large_file_within_its_budget_is_not_taken_over_while_a_small_one_is(d
     processing_since(large_id, age=timedelta(hours=1), file_size=LARGE)
     processing_since(small_id, age=timedelta(hours=1))
 
-    with pytest.raises(ingestion.AttemptInProgressError) as busy:
+    with pytest.raises(LeaseHeldError) as busy:
         ingestion.asset_process(asset_id=large_id)
     taken_over = ingestion.asset_process(asset_id=small_id)
 
@@ -112,27 +110,35 @@ def test_a_large_file_within_its_budget_is_not_taken_over_while_a_small_one_is(d
     assert taken_over is not None and taken_over.status == AssetStatus.COMPLETED
 
 
-def test_the_sweep_fails_a_small_file_stuck_for_twice_its_budget_but_not_a_large_one(dpo):
+def test_the_sweep_takes_back_a_small_file_stuck_past_its_budget_but_not_a_large_one(
+    dpo, monkeypatch, django_capture_on_commit_callbacks
+):
     large_id = uploaded_asset(dpo, "large.txt")
     small_id = uploaded_asset(dpo, "small.txt")
-    small_budget = budget_of(Asset.objects.get(pk=small_id).file_size)
-    processing_since(large_id, age=timedelta(hours=2), file_size=LARGE)
-    processing_since(small_id, age=timedelta(hours=2))
+    # An hour: past the small file's budget (1,801 s) and grace, well within the large one's.
+    processing_since(large_id, age=timedelta(hours=1), file_size=LARGE)
+    processing_since(small_id, age=timedelta(hours=1))
+    sent: list[str] = []
+    monkeypatch.setattr(process_asset_task, "delay", sent.append)
 
-    assert fail_stale_assets_task() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sweep_background_work_task()["asset"]["requeued"] == 1
 
-    small = Asset.objects.get(pk=small_id)
-    assert small.status == AssetStatus.FAILED
-    assert small.error_code == "EXTRACTION_FAILED"
-    assert small.error_message == f"Processing did not finish within {2 * small_budget} seconds."
-    assert Asset.objects.get(pk=large_id).status == AssetStatus.PROCESSING
+    assert Asset.objects.get(pk=small_id).lease_state == LeaseState.QUEUED
+    assert sent == [small_id]
+    assert Asset.objects.get(pk=large_id).lease_state == LeaseState.LEASED
 
-    # Past twice its own budget (21,600 s), the large one is lost too.
-    processing_since(large_id, age=timedelta(hours=6, minutes=1))
-    assert fail_stale_assets_task() == 1
+    # Past its own budget and grace (10,860 s), the large one is taken back too; one whose
+    # attempts are spent is FAILED: no asset stays PROCESSING for good.
+    processing_since(large_id, age=timedelta(hours=3, minutes=2))
+    Asset.objects.filter(pk=large_id).update(attempts=MAX_PROCESSING_ATTEMPTS)
+    assert sweep_background_work_task()["asset"]["failed"] == 1
     large = Asset.objects.get(pk=large_id)
     assert large.status == AssetStatus.FAILED
-    assert large.error_message == f"Processing did not finish within {2 * LARGE_BUDGET} seconds."
+    assert large.error_code == "EXTRACTION_FAILED"
+    assert large.error_message == (
+        f"Processing was tried {MAX_PROCESSING_ATTEMPTS} times without finishing."
+    )
 
 
 def test_the_upload_enqueues_its_processing_with_the_files_time_limits(
@@ -150,10 +156,10 @@ def test_the_upload_enqueues_its_processing_with_the_files_time_limits(
 def test_a_stranded_large_upload_is_enqueued_again_with_its_own_time_limits(dpo, sent_messages):
     asset_id = uploaded_asset(dpo, "large.txt")
     Asset.objects.filter(pk=asset_id).update(
-        file_size=LARGE, updated_at=timezone.now() - timedelta(minutes=6)
+        file_size=LARGE, due_at=timezone.now() - timedelta(minutes=6)
     )
 
-    assert requeue_stranded_assets_task() == 1
+    assert sweep_background_work_task()["asset"]["resent"] == 1
 
     [message] = sent_messages(asset_id)
     assert message["timelimit"] == [LARGE_BUDGET + HARD_LIMIT_GRACE, LARGE_BUDGET]

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from assets import embedding_batcher, ingestion, services
+from assets import embedding_batcher, ingestion
 from assets.models import Asset, AssetChunk, AssetStatus
 from assets.processing.embeddings import HashingEmbeddingProvider
+from assets.tasks import process_asset_task
 from tests.assets.conftest import upload
 
 # Transactional: each asset is processed in a thread of its own, with its own connection.
@@ -70,7 +71,7 @@ def shared_model(monkeypatch) -> tuple[RefusingProvider, GatedBatcher]:  # type:
     provider, batcher = RefusingProvider(), GatedBatcher(expected=3)
     monkeypatch.setattr(ingestion, "embedding_provider", lambda: provider)
     monkeypatch.setattr(ingestion, "embedding_batcher", lambda: batcher)
-    monkeypatch.setattr(services, "_enqueue_processing", lambda asset_id: None)
+    monkeypatch.setattr(process_asset_task, "delay", lambda asset_id: None)
     return provider, batcher
 
 

@@ -245,7 +245,7 @@ def test_an_upload_stands_when_the_broker_is_down_and_is_processed_later(dpo, mo
     asset = Asset.objects.get(pk=response.json()["id"])
     assert asset.status == AssetStatus.UPLOADED
     assert [path.name for path in stored_files(dpo.organization)] == ["original.txt"]
-    # requeue_stranded_assets_task enqueues it again once the broker is back.
+    # The sweeper of background work sends its task again once the broker is back.
     assert process(str(asset.pk)).status == AssetStatus.COMPLETED
 
 

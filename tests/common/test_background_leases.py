@@ -240,3 +240,30 @@ def test_a_slot_is_refused_past_the_limit_of_running_work():
     with pytest.raises(RefusedError) as refused, transaction.atomic():
         slots.claim_slot(owner=owner, running=running, limit=2, refuse=RefusedError)
     assert (refused.value.running, refused.value.limit) == (2, 2)
+
+
+def test_work_sent_again_is_not_sent_again_before_another_interval_nor_failed_as_unsent(kind, sent):
+    # A long backlog: the broker takes every send, the workers are busy for hours.
+    waiting = queued_chore(kind)
+    Chore.objects.filter(pk=waiting.pk).update(due_at=timezone.now() - timedelta(seconds=301))
+    sent.clear()
+    assert sweeper.sweep(kind)["resent"] == 1
+    assert sweeper.sweep(kind)["resent"] == 0  # not again at the next sweep
+    Chore.objects.filter(pk=waiting.pk).update(due_at=timezone.now() - timedelta(seconds=301))
+    assert sweeper.sweep(kind)["resent"] == 1  # the next interval
+    waiting.refresh_from_db()
+    assert (waiting.status, waiting.lease_state) == ("waiting", LeaseState.QUEUED)
+    assert len(sent) == 2
+
+
+def test_queued_work_whose_task_is_on_its_way_is_not_sent_twice(kind, sent):
+    chore = queued_chore(kind)
+    lease = leases.claim(kind, chore.pk)
+    sent.clear()
+    with transaction.atomic():
+        row = leases.holding(kind, chore.pk, lease.token)
+        leases.queue(kind, row, fresh=False, send=False)  # the task retries by itself
+    assert sent == []
+    chore.refresh_from_db()
+    assert (chore.lease_state, chore.attempts) == (LeaseState.QUEUED, 1)
+    assert leases.claim(kind, chore.pk) is not None

@@ -151,7 +151,7 @@ def test_a_worker_lost_while_reading_a_file_does_not_hand_it_to_the_next_one(sta
         assert asset.status == "FAILED", tail(worker.log_path)
         assert asset.error_code == "EXTRACTION_FAILED"
         assert "stopped while reading it" in asset.error_message
-        assert asset.processing_attempts == 1
+        assert asset.attempts == 1
         assert worker.process.poll() is None and worker.process.pid == main_pid
         ordinary = uploaded(client, "ordinary.txt", b"Data is kept for six years.\n" * 50)
         assert settled(ordinary, worker, timeout=60).status == "COMPLETED"

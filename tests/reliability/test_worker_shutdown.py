@@ -75,7 +75,7 @@ def test_a_stopped_ingestion_worker_hands_its_asset_to_the_next_worker_at_once(
             ) from None
         asset = Asset.objects.get(pk=asset_id)
         assert asset.status == "UPLOADED", (asset.status, tail(first_worker.log_path))
-        assert asset.processing_token is None
+        assert asset.lease_token is None
         assert not asset.chunks.exists()
 
         slow_embeddings.delay_seconds = 0
