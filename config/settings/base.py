@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from assets import time_budget
-from config import services
 from common.apps_list import PROJECT_APPS
+from config import services
 from config.environment import Environment
 from config.logging import logging_config
 from config.services import celery_broker_url
