@@ -347,3 +347,63 @@ def test_a_delivery_whose_database_was_refused_mid_attempt_is_requeued_and_succe
     assert (done.status, done.status_code) == ("succeeded", 200), done.error  # type: ignore[attr-defined]
     assert (done.lease_state, done.attempts) == ("idle", 2)  # type: ignore[attr-defined]
     assert receiver.hits == 2
+
+
+def lock_waiters() -> int:
+    """Backends of this database waiting for a lock (a fresh look, even inside a transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_an_import_whose_database_was_refused_mid_attempt_is_requeued_and_completed(
+    stack, member, proxy
+):
+    proxied = database_url_for(settings.DATABASES["default"], host="127.0.0.1", port=proxy.port)
+    worker = stack.worker(queues="imports", DATABASE_URL=proxied, **IMPORT_ENVIRONMENT).start()
+    tables = ", ".join(model._meta.db_table for model in (ProcessingActivity, Vendor))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
+        import_id, _ = start_import_in_stack(stack, member)
+        wait_until(
+            lambda: RegisterImport.objects.get(pk=import_id).lease_state == "leased",
+            timeout=FINISHED_WITHIN_SECONDS,
+            interval=0.2,
+        )
+        # The attempt's child is past its claim and waits for the register's tables.
+        wait_until(lock_waiters, timeout=FINISHED_WITHIN_SECONDS, interval=0.2)
+        proxy.mode = "refuse"
+        proxy.cut()
+    # The child loses its connection and cannot record a failure; nor can the worker, whose
+    # database retries (ServiceTask) all meet the refusing proxy until the task gives up.
+    try:
+        wait_until(
+            # Its give-up hook (failing the import) met the refused database too: the
+            # task is over, nothing of it will run again.
+            lambda: "in _give_up" in worker.log_path.read_text(errors="replace"),
+            timeout=FINISHED_WITHIN_SECONDS,
+            interval=0.5,
+        )
+    except TimeoutError:
+        raise AssertionError(tail(worker.log_path, 400)) from None
+    held = RegisterImport.objects.get(pk=import_id)
+    assert (held.status, held.lease_state, held.attempts) == ("processing", "leased", 1)
+    assert not ProcessingActivity.objects.filter(organization=member.organization).exists()
+
+    proxy.mode = "forward"
+    expire_lease(RegisterImport, import_id)
+    swept = sweep_in_stack(stack, **IMPORT_ENVIRONMENT)
+    assert swept[register_work.KIND.name]["requeued"] == 1, swept
+
+    done = wait_for_status(RegisterImport, import_id, {"completed", "failed"}, worker)
+    assert done.status == "completed", (done.error_code, done.error_message)  # type: ignore[attr-defined]
+    assert (done.lease_state, done.attempts) == ("idle", 2)  # type: ignore[attr-defined]
+    assert set(
+        ProcessingActivity.objects.filter(organization=member.organization).values_list(
+            "name", flat=True
+        )
+    ) == {"Payroll", "Recruiting"}
