@@ -1,4 +1,5 @@
-"""Register imports and webhook deliveries through a killed worker and a broker that is down.
+"""Register imports and webhook deliveries through a killed worker, a broker that is down and
+a database that refuses.
 
 Both kinds run on the one lease of background work (common.background). What must hold:
 
@@ -7,7 +8,7 @@ Both kinds run on the one lease of background work (common.background). What mus
   (import `completed`, delivery `succeeded`), never left `processing` / `pending`;
 * work queued while the broker refuses its task: the row stays queued (nothing lost), and
   once the broker is back the sweeper sends it again and a worker ends it;
-* (deliveries) the database refused while an attempt is under way: the attempt cannot
+* the database refused while an attempt is under way: the attempt cannot
   record its outcome and its task gives up; the lease it holds expires, the sweeper queues
   it again, and once the database is back the delivery succeeds.
 
