@@ -33,7 +33,10 @@ def sent() -> list[tuple[str, float]]:
 
 
 @pytest.fixture
-def kind(sent) -> WorkKind:  # type: ignore[no-untyped-def]
+def kind(sent):  # type: ignore[no-untyped-def]
+    """The test-only kind, registered for the test and removed after (the sweeper of later
+    tests must not find it)."""
+
     def send(pk: str, countdown: float) -> None:
         sent.append((pk, countdown))
 
@@ -41,7 +44,7 @@ def kind(sent) -> WorkKind:  # type: ignore[no-untyped-def]
         row.status = f"failed:{reason}"
         row.save(update_fields=["status"])
 
-    return kinds.register(
+    yield kinds.register(
         WorkKind(
             name="chore",
             model=Chore,
@@ -53,6 +56,7 @@ def kind(sent) -> WorkKind:  # type: ignore[no-untyped-def]
             max_queued_seconds=3600,
         )
     )
+    kinds.unregister("chore")
 
 
 def queued_chore(kind: WorkKind, **fields) -> Chore:  # type: ignore[no-untyped-def]
