@@ -20,6 +20,7 @@ PROJECT_APPS: tuple[str, ...] = (
     "compliance",
     "assets",
     "webhooks",
+    "reviews",
 )
 FRAMEWORK_FREE_PACKAGES: tuple[str, ...] = ("gdpr", "formats")
 COMPOSITION_ROOT = "config"
