@@ -13,7 +13,6 @@ from assets import ingestion, reembedding
 from assets.models import Asset
 from assets.storage import delete_files
 from assets.time_budget import MIB, asset_budget_seconds, asset_time_limits
-from common.background.leases import LeaseHeldError
 from common.tasks import DATABASE_ERRORS, ServiceTask
 
 logger = logging.getLogger(__name__)
@@ -100,7 +99,7 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     ingestion claims the lease, processes, and ends it with the outcome. A worker killed
     mid-way has the task redelivered (acks_late) and the re-run replaces what the first
     attempt wrote; the sweeper queues it again once the lease expires. A delivery while the
-    lease is held does nothing but look again once it expires (LeaseHeldError).
+    lease is held does nothing but look again once it expires (ServiceTask).
     Transient errors are retried with exponential backoff and full jitter (ServiceTask);
     then, like any unexpected error, the asset is FAILED (EXTRACTION_FAILED) with a generic
     message and Celery logs the error: internal error text never reaches the API. The typed
@@ -118,9 +117,6 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
         ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.WorkerStoppingError as stopping:
         raise Reject(str(stopping), requeue=True) from None
-    except LeaseHeldError as held:
-        # A fresh task (not a Celery retry): looking again must not use up the retries.
-        process_asset_task.apply_async((asset_id,), countdown=held.seconds_left)
 
 
 @shared_task(

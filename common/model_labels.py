@@ -27,6 +27,7 @@ APP_LABELS: dict[str, Promise] = {
     "webhooks": _("Webhooks"),
     "register": _("Register of processing activities"),
     "compliance": _("Compliance"),
+    "reviews": _("Document reviews"),
 }
 
 # "app_label.modelname": (singular, plural)
@@ -49,6 +50,7 @@ MODEL_LABELS: dict[str, tuple[Promise, Promise]] = {
         _("documentation packages"),
     ),
     "assets.asset": (_("asset"), _("assets")),
+    "reviews.review": (_("document review"), _("document reviews")),
     "assets.assetchunk": (_("asset chunk"), _("asset chunks")),
     "assets.embeddingindex": (_("embedding index"), _("embedding indexes")),
     "assets.reembedjob": (_("re-embedding job"), _("re-embedding jobs")),
@@ -72,6 +74,13 @@ MODEL_LABELS: dict[str, tuple[Promise, Promise]] = {
 
 # By field name, the same in every model that has it.
 FIELD_LABELS: dict[str, Promise] = {
+    # A review of a document the organization did not write (reviews.Review).
+    "document_language": _("language of the document"),
+    "verdict": _("verdict"),
+    "counts": _("counts"),
+    "items": _("items"),
+    "ruleset": _("rule set"),
+    "method": _("method"),
     "embedding_model": _("embedding model"),
     "embedding_next": _("next embedding"),
     "embedding_next_model": _("next embedding model"),

@@ -7,6 +7,8 @@ once for an error not in the list, the task fails and ``on_failure`` calls the t
 ``give_up`` hook, which records the failure on the task's object (a document, an asset, a
 package) so that nothing stays `processing`. A worker lost mid-task is not a failure: the
 message is requeued (``acks_late`` and ``reject_on_worker_lost``) and the hook is not called.
+Nor is work whose lease another attempt holds (``LeaseHeldError``, common.background): the
+task looks again once that lease expires, as a fresh task.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import celery
 from billiard.einfo import ExceptionInfo
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+
+from common.background.leases import LeaseHeldError
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +49,21 @@ class ServiceTask(celery.Task):  # type: ignore[misc]
     # The name of the setting that bounds a run (SoftTimeLimitExceeded), read when the task
     # is sent or run, not when it is imported; None: CELERY_TASK_SOFT_TIME_LIMIT.
     soft_time_limit_setting: str | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the task; while another attempt holds its work's lease, look again later.
+
+        That attempt may still be running, or its worker died and the lease has not expired
+        yet: this task is sent again, fresh, for one second after the lease's end. Not a
+        Celery retry, which would use up ``max_retries`` and then give up (fail) work that
+        is going well; not a failure either. The one place this is decided for every kind.
+        """
+        try:
+            return super().__call__(*args, **kwargs)
+        except LeaseHeldError as held:
+            logger.info("%s: %s; sent again for when it expires", self.name, held)
+            self.apply_async(args, kwargs, countdown=held.seconds_left + 1)
+            return None
 
     @property  # type: ignore[override]
     def soft_time_limit(self) -> int | None:

@@ -10,6 +10,7 @@ from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from common.background import leases
 from common.tasks import DATABASE_ERRORS, ServiceTask
 from legal_documents import work
 from legal_documents.providers import TransientProviderError
@@ -55,7 +56,7 @@ def generate_document_task(self, document_id: str, job_id: str) -> None:  # type
     and full jitter (ServiceTask); then, like anything else, they fail the document with a
     reason a client may read. A task for another job than the document's finds nothing.
     """
-    lease = work.claim_or_retry(self, work.DOCUMENT_JOB, document_id, job_id=job_id)
+    lease = leases.claim(work.DOCUMENT_JOB, document_id, job_id=job_id)
     if lease is None:
         return
     try:
@@ -90,7 +91,7 @@ def build_documentation_package_task(self, package_id: str) -> None:  # type: ig
     """
     from legal_documents.packages import services as packages
 
-    lease = work.claim_or_retry(self, work.PACKAGE_BUILD, package_id)
+    lease = leases.claim(work.PACKAGE_BUILD, package_id)
     if lease is None:
         return
     try:
@@ -127,7 +128,7 @@ def iterate_document_task(self, document_id: str, job_id: str, iteration_id: str
     jitter, then fail; anything else fails the job and the iteration at once, and the thread
     is finished.
     """
-    lease = work.claim_or_retry(self, work.DOCUMENT_JOB, document_id, job_id=job_id)
+    lease = leases.claim(work.DOCUMENT_JOB, document_id, job_id=job_id)
     if lease is None:
         return
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import Task
 from django.conf import settings
 
 from common.background import leases
@@ -86,15 +85,6 @@ PACKAGE_BUILD = WorkKind(
     resend_after_seconds=PACKAGE_RESEND_AFTER_SECONDS,
     max_queued_seconds=PACKAGE_MAX_QUEUED_SECONDS,
 )
-
-
-def claim_or_retry(task: Task, kind: WorkKind, pk: Any, **matching: Any) -> leases.Lease | None:
-    """The lease of this run (None: nothing to run); another attempt holds it: the task is
-    retried once that lease expires."""
-    try:
-        return leases.claim(kind, pk, **matching)
-    except leases.LeaseHeldError as held:
-        raise task.retry(countdown=held.seconds_left) from held
 
 
 def hand_back_for_retry(kind: WorkKind, pk: Any, token: str) -> None:

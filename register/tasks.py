@@ -12,7 +12,6 @@ from pathlib import Path
 from celery import Task, shared_task
 from django.conf import settings
 
-from common.background.leases import LeaseHeldError
 from common.child_process import OUT_OF_MEMORY_EXIT
 from common.tasks import ServiceTask
 from register import work
@@ -28,8 +27,6 @@ MEMORY_EXITS = (OUT_OF_MEMORY_EXIT, -signal.SIGKILL, -signal.SIGABRT, 127)
 
 
 def _give_up(task: Task, error: BaseException, import_id: str) -> None:
-    if isinstance(error, LeaseHeldError):
-        return  # another attempt holds the import: it ends it, or the sweeper does
     jobs.fail(
         import_id=import_id, token=None, code="INTERNAL_ERROR", message=jobs.UNEXPECTED_FAILURE
     )
@@ -58,10 +55,7 @@ def run_register_import_task(self, import_id: str) -> None:  # type: ignore[no-u
     with what happened. Database hiccups are retried (ServiceTask), then the import fails
     with a generic message.
     """
-    try:
-        token = jobs.claim(import_id=import_id)
-    except LeaseHeldError as held:
-        raise self.retry(exc=held, countdown=held.seconds_left) from None
+    token = jobs.claim(import_id=import_id)
     if token is None:
         return
     outcome = _run_child(import_id, token)

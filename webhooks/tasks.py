@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
-from common.background.leases import LeaseHeldError
 from common.tasks import ServiceTask
 from webhooks.delivery import webhook_delivery_attempt
 
@@ -21,12 +20,9 @@ def deliver_webhook_task(self: Task, delivery_id: str) -> None:
     Celery retries of this one: their schedule is a product behaviour (docs/API.md), set by
     settings.WEBHOOK_RETRY_DELAYS_SECONDS, with no jitter. A duplicate of an attempt already
     made (redelivery by the broker) does nothing. Nothing is retried automatically (the
-    attempt records its own errors); the one Celery retry: another worker holds the
-    attempt's lease and may have died mid-request; look again once that lease has expired,
-    not after a backoff. An attempt whose task is lost or gives up stays queued and is sent
-    again by the one sweeper of background work (common.tasks).
+    attempt records its own errors). While another worker holds the attempt's lease (it
+    may have died mid-request), the task looks again once that lease has expired
+    (ServiceTask), not after a backoff. An attempt whose task is lost or gives up stays
+    queued and is sent again by the one sweeper of background work (common.tasks).
     """
-    try:
-        webhook_delivery_attempt(delivery_id=delivery_id)
-    except LeaseHeldError as held:
-        raise self.retry(exc=held, countdown=held.seconds_left) from None
+    webhook_delivery_attempt(delivery_id=delivery_id)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from celery import Task, shared_task
 from celery.signals import task_retry
 from django.db import OperationalError
+from django.utils import timezone
 
 from assets.tasks import delete_asset_files_task, process_asset_task
+from common.background.leases import LeaseHeldError
 from common.tasks import ServiceTask
 from legal_documents.tasks import (
     build_documentation_package_task,
@@ -148,3 +152,57 @@ def test_every_task_that_retries_uses_the_base_class_with_jitter():
         assert task.retry_jitter is True, task.name
         assert task.acks_late is True, task.name
         assert task.reject_on_worker_lost is True, task.name
+
+
+@pytest.fixture
+def sent_again(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[Any, ...], float]]:
+    """What flaky_task sent of itself (the broker is the edge: nothing is published)."""
+    sent: list[tuple[tuple[Any, ...], float]] = []
+
+    def record(args: tuple[Any, ...], kwargs: Any = None, **options: Any) -> None:
+        sent.append((tuple(args), options["countdown"]))
+
+    monkeypatch.setattr(flaky_task, "apply_async", record)
+    return sent
+
+
+def test_a_task_whose_lease_is_held_looks_again_once_it_expires_as_a_fresh_task(
+    countdowns, sent_again
+):
+    # At its last retry: a Celery retry here would exceed max_retries and give up work
+    # another attempt is doing well.
+    planned_errors.append(LeaseHeldError("chore", "item-1", 42.0))
+
+    flaky_task.apply(args=("item-1",), retries=3)
+
+    assert given_up == []
+    assert countdowns == []  # not a retry: the retries are left for real errors
+    ((args, countdown),) = sent_again
+    assert args == ("item-1",)
+    assert 42.0 <= countdown <= 43.0
+
+
+@pytest.mark.django_db
+def test_a_document_job_whose_lease_is_held_at_its_last_retry_is_not_failed(monkeypatch):
+    from legal_documents.models import LegalDocument, Status
+    from legal_documents.tasks import MAX_RETRIES
+    from tests.factories import LegalDocumentFactory
+
+    document = LegalDocumentFactory(status=Status.PROCESSING)
+    LegalDocument.objects.filter(pk=document.pk).update(
+        job_id=uuid.uuid4(),
+        lease_state="leased",
+        lease_token=uuid.uuid4(),
+        lease_expires_at=timezone.now() + timedelta(seconds=60),
+    )
+    document.refresh_from_db()
+    sent: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        generate_document_task, "apply_async", lambda args, kwargs=None, **_: sent.append(args)
+    )
+
+    generate_document_task.apply(args=(str(document.pk), str(document.job_id)), retries=MAX_RETRIES)
+
+    document.refresh_from_db()
+    assert (document.status, document.error_code) == (Status.PROCESSING, "")
+    assert sent == [(str(document.pk), str(document.job_id))]
