@@ -32,7 +32,8 @@ a finding in another language is not one, and the rules' finding is kept instead
 
 The model is an addition, never a condition: when it fails (HTTP error, timeout, an answer
 that is not the schema's JSON) the failure is logged and the offline result of those items
-stands; `model_review` returns None when no model is configured or no batch was answered.
+stands (a model that is down or timing out is not asked about the further batches);
+`model_review` returns None when no model is configured or no batch was answered.
 """
 
 from __future__ import annotations
@@ -149,12 +150,16 @@ def model_review(
             )
         # The review never fails for the model: whatever went wrong (HTTP, timeout, an
         # answer off the schema), it is logged and the rules' result of the batch stands.
-        except Exception:
+        except Exception as error:
             logger.warning(
                 "review model check failed for items %s: offline result kept",
                 ", ".join(item.item_id for item in batch),
                 exc_info=True,
             )
+            if isinstance(error, _unavailable_errors()):
+                # A model that is down or timing out would cost each further batch its
+                # timeout too: the rest of the review stays offline.
+                break
             continue
         answered = True
         for item in batch:
@@ -166,6 +171,20 @@ def model_review(
     if not answered:
         return None
     return tuple(merged[item.item_id] for item in items)
+
+
+def _unavailable_errors() -> tuple[type[BaseException], ...]:
+    import httpx
+    import openai
+
+    return (
+        openai.APITimeoutError,
+        openai.APIConnectionError,
+        openai.RateLimitError,
+        openai.InternalServerError,
+        httpx.TimeoutException,
+        httpx.TransportError,
+    )
 
 
 def _chat() -> Any:

@@ -234,6 +234,22 @@ def test_a_failed_batch_keeps_its_offline_items_and_the_others_are_checked(
     assert items[-1].status == ItemStatus.MISSING
 
 
+def test_a_model_that_is_down_is_not_asked_about_the_further_batches(model: FakeOpenAI) -> None:
+    model.status = 500
+    extra = tuple(_offline(f"item-{n}", ItemStatus.MISSING) for n in range(BATCH_SIZE))
+
+    items = model_review(
+        document_type=DPA,
+        items=(*extra, *OFFLINE),
+        candidates=CANDIDATES,
+        report_language="en",
+        document_language="en",
+    )
+
+    assert items is None
+    assert len(_chat_calls(model)) == 1
+
+
 def test_without_a_configured_model_there_is_no_model_check(settings: Any) -> None:
     settings.GENERATION_PROVIDER = "template"
     with fake_openai_server() as server:
