@@ -48,15 +48,23 @@ BREACH_NOTIFICATION = "breach-notification"
 TRANSFER_INSTRUMENTS = "transfer-instruments"
 
 
-def _bracketed(text: str) -> str:
-    return f"[{text}]"
+# Placeholders: the writers' own msgids, translated in the writers' catalogs. Not marked
+# here (a marked string in this file would be extracted into another domain).
+CONTROLLER_NAME = "the controller's name"
+PROCESSOR_NAME = "the processor's name"
+THIRD_COUNTRY = "the third country"
+RECIPIENT = "Recipient"
+
+
+def _bracketed(msgid: str) -> str:
+    return f"[{_(msgid)}]"
 
 
 # The inputs every item of a type is written from (see the module docstring). Callables are
 # evaluated with the report's language active, so their placeholders are translated.
 _DPA_INPUTS: Mapping[str, Callable[[], Any]] = {
-    "companyName": lambda: _bracketed(_("the controller's name")),
-    "processorName": lambda: _bracketed(_("the processor's name")),
+    "companyName": lambda: _bracketed(CONTROLLER_NAME),
+    "processorName": lambda: _bracketed(PROCESSOR_NAME),
     "subprocessorAuthorisation": lambda: "general",
     "objectionPeriodDays": lambda: 30,
     "securityMeasures": lambda: [_(FAMILY_BY_KEY[key].label) for key in REQUIRED_FAMILIES],
@@ -79,8 +87,8 @@ _PRIVACY_POLICY_ITEM_INPUTS: Mapping[str, Mapping[str, Callable[[], Any]]] = {
     "transfers": {
         "thirdCountryTransfers": lambda: [
             {
-                "country": _bracketed(_("the third country")),
-                "recipient": _bracketed(_("Recipient")),
+                "country": _bracketed(THIRD_COUNTRY),
+                "recipient": _bracketed(RECIPIENT),
                 # The safeguard's code (its label, not "as stated"), a processor as importer:
                 # the instrument names its SCC module.
                 "mechanism": "standard-contractual-clauses",

@@ -8,9 +8,16 @@ import re
 import pytest
 
 from gdpr.composition.markdown import MARKER_WORDS
-from gdpr.i18n import COMPLETE_LANGUAGES, UnsupportedLanguage
+from gdpr.i18n import COMPLETE_LANGUAGES, UnsupportedLanguage, _, activate
 from gdpr.i18n.detect import foreign_sentences, sentence_language, sentences
-from gdpr.review.suggestions import suggested_clause, suggested_item_ids
+from gdpr.review.suggestions import (
+    CONTROLLER_NAME,
+    PROCESSOR_NAME,
+    RECIPIENT,
+    THIRD_COUNTRY,
+    suggested_clause,
+    suggested_item_ids,
+)
 
 DPA = "DATA_PROCESSING_AGREEMENT"
 PRIVACY_POLICY = "PRIVACY_POLICY"
@@ -168,3 +175,11 @@ def test_it_refuses_a_language_the_template_is_not_written_in() -> None:
 def test_it_knows_every_reviewed_id() -> None:
     for document_type, item_ids in REVIEWED_ITEMS.items():
         assert set(item_ids) <= set(suggested_item_ids(document_type=document_type))
+
+
+@pytest.mark.parametrize("language", [code for code in COMPLETE_LANGUAGES if code != "en"])
+def test_its_placeholders_are_the_writers_translated_msgids(language: str) -> None:
+    # A writer's msgid renamed would leave an English placeholder in every language.
+    with activate(language):
+        for msgid in (CONTROLLER_NAME, PROCESSOR_NAME, THIRD_COUNTRY, RECIPIENT):
+            assert _(msgid) != msgid
