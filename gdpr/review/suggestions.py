@@ -37,7 +37,7 @@ from gdpr.composition.skeleton import build_context
 from gdpr.composition.writers.data_processing_agreement import write_compliance_assistance
 from gdpr.composition.writers.data_processing_agreement_annexes import REQUIRED_FAMILIES
 from gdpr.doctypes.registry import get_document_type
-from gdpr.i18n import _, activate
+from gdpr.i18n import _, activate, punct
 
 DPA = "DATA_PROCESSING_AGREEMENT"
 PRIVACY_POLICY = "PRIVACY_POLICY"
@@ -222,10 +222,13 @@ def _inline(line: str) -> str:
 
 
 def _list_text(entries: list[str]) -> str:
-    """List entries in one sentence: as written when they carry their own punctuation."""
+    """List entries in one sentence: as written when they carry their own punctuation.
+
+    Like `_table_text`, called with the report's language active (its separators' spacing).
+    """
     if all(entry.endswith((";", ".", ",")) for entry in entries):
         return " ".join(entries)
-    return "; ".join(entries) + "."
+    return f"{punct(';')} ".join(entries) + "."
 
 
 def _table_text(lines: list[str]) -> str:
@@ -236,8 +239,8 @@ def _table_text(lines: list[str]) -> str:
     rows = [cells(line) for line in lines[2:]]
     # An empty cell ("-") of the example row says nothing about the clause.
     return " ".join(
-        "; ".join(
-            f"{header}: {cell}"
+        f"{punct(';')} ".join(
+            f"{header}{punct(':')} {cell}"
             for header, cell in zip(headers, row, strict=False)
             if cell not in ("", "-")
         )
