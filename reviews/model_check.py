@@ -50,7 +50,7 @@ from django.conf import settings
 from gdpr.doctypes.registry import get_document_type
 from gdpr.i18n.detect import foreign_sentences, without_values
 from gdpr.review.report import Citation, ItemResult, ItemStatus, Passage, with_verified_quotes
-from legal_documents.providers.openai import LANGUAGE_NAMES
+from legal_documents.providers.openai import LANGUAGE_NAMES, transient_errors
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ def model_review(
                 ", ".join(item.item_id for item in batch),
                 exc_info=True,
             )
-            if isinstance(error, _unavailable_errors()):
+            if isinstance(error, transient_errors()):
                 # A model that is down or timing out would cost each further batch its
                 # timeout too: the rest of the review stays offline.
                 break
@@ -171,20 +171,6 @@ def model_review(
     if not answered:
         return None
     return tuple(merged[item.item_id] for item in items)
-
-
-def _unavailable_errors() -> tuple[type[BaseException], ...]:
-    import httpx
-    import openai
-
-    return (
-        openai.APITimeoutError,
-        openai.APIConnectionError,
-        openai.RateLimitError,
-        openai.InternalServerError,
-        httpx.TimeoutException,
-        httpx.TransportError,
-    )
 
 
 def _chat() -> Any:

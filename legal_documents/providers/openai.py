@@ -62,7 +62,8 @@ LANGUAGE_NAMES = {
 }
 
 
-def _transient_errors() -> tuple[type[BaseException], ...]:
+def transient_errors() -> tuple[type[BaseException], ...]:
+    """The errors of an OpenAI-compatible endpoint that may clear on another try."""
     import httpx
     import openai
 
@@ -118,7 +119,7 @@ class OpenAIProvider:
                     pieces.append(text)
                     if on_chunk is not None:
                         on_chunk(text)
-        except _transient_errors() as error:
+        except transient_errors() as error:
             raise TransientProviderError(
                 "PROVIDER_UNAVAILABLE", f"Language model: {error}"
             ) from error
