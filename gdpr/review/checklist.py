@@ -9,8 +9,11 @@ A file holds:
 - `concepts`: named term sets `{name: {lang: [terms]}}` the items share;
 - `items`, in report order, each with
   - `id`, `article` (English short form, "Art. 28(3)(h)");
-  - `facets`: `{id: {"all": [concept...], "none": [concept...]}}`, a facet is found in a
-    sentence that names every concept of `all` and none of `none`;
+  - `facets`: `{id: {"all": [concept...], "none": [...], "heading": [...], "start": [...],
+    "span": 2}}`, a facet is found in a sentence that names every concept of `all` and none
+    of `none`, under a section heading naming every concept of `heading`, with every concept
+    of `start` in its first words (a label: "Data subjects: ..."); with `span` 2 the
+    concepts may be spread over the sentence and the next;
   - `present`: alternatives, each a list of facet ids that must all be found (default: every
     facet); the first alternative met makes the item `present`;
   - `weak`: rules `{id, found, any_found, absent, any_absent, cite, overrides}`: the item is
@@ -48,6 +51,13 @@ class Facet:
     id: str
     all: tuple[str, ...]
     none: tuple[str, ...] = ()
+    # Concepts the sentence's section heading must name ("Séptima. Derechos de los
+    # interesados" makes its sentences speak of data subjects).
+    heading: tuple[str, ...] = ()
+    # Concepts the sentence must name in its first words, as a label ("Data subjects: ...").
+    start: tuple[str, ...] = ()
+    # 2: the concepts may be spread over the sentence and the next one.
+    span: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +111,14 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 def _item(entry: Mapping[str, Any], concepts: Mapping[str, Concept]) -> Item:
     facets = tuple(
-        Facet(id=name, all=_strings(spec.get("all")), none=_strings(spec.get("none")))
+        Facet(
+            id=name,
+            all=_strings(spec.get("all")),
+            none=_strings(spec.get("none")),
+            heading=_strings(spec.get("heading")),
+            start=_strings(spec.get("start")),
+            span=int(spec.get("span", 1)),
+        )
         for name, spec in entry.get("facets", {}).items()
     )
     weak = tuple(
@@ -137,7 +154,11 @@ def _item(entry: Mapping[str, Any], concepts: Mapping[str, Concept]) -> Item:
 def _check(item: Item, concepts: Mapping[str, Concept]) -> None:
     # A typo in the data must fail at load, not silently never match.
     facet_ids = {facet.id for facet in item.facets}
-    named = [name for facet in item.facets for name in (*facet.all, *facet.none)]
+    named = [
+        name
+        for facet in item.facets
+        for name in (*facet.all, *facet.none, *facet.heading, *facet.start)
+    ]
     named += [*(item.anchor or ()), *item.applies_when]
     unknown = sorted({name for name in named if name not in concepts})
     referenced = {f for alternative in item.present for f in alternative}

@@ -18,7 +18,7 @@ from gdpr.i18n import activate
 from gdpr.i18n.detect import sentence_language
 from gdpr.i18n.languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from gdpr.review import findings
-from gdpr.review.checklist import Checklist, Item, checklist
+from gdpr.review.checklist import Checklist, Facet, Item, checklist
 from gdpr.review.report import (
     Citation,
     ItemResult,
@@ -126,6 +126,32 @@ class _Reader:
             self.names(c, folded) for c in none
         )
 
+    def checker(self, concepts: Sequence[str], none: Sequence[str]) -> Callable[[str], bool]:
+        def check(folded: str) -> bool:
+            return self.all_named(concepts, none, folded)
+
+        return check
+
+    def facet_units(self, facet: Facet, check: Callable[[str], bool]) -> list[Unit]:
+        """The sentences (never a heading alone) in which `facet` is found."""
+        units = []
+        for number, unit in enumerate(self.units):
+            if unit.is_heading:
+                continue
+            if facet.heading and not self.all_named(facet.heading, (), unit.heading_folded):
+                continue
+            if facet.start and not self.all_named(facet.start, (), unit.start):
+                continue
+            folded = unit.folded
+            if facet.span > 1 and not check(folded):
+                following = self.units[number + 1 : number + facet.span]
+                folded = " ".join(
+                    [folded, *(u.folded for u in following if u.position == unit.position)]
+                )
+            if check(folded):
+                units.append(unit)
+        return units
+
     def anywhere(self, concepts: Sequence[str]) -> bool:
         return any(self.names(c, unit.folded) for unit in self.units for c in concepts)
 
@@ -160,19 +186,9 @@ def _decide(
     found: dict[str, list[Unit]] = {}
     checks: dict[str, Callable[[str], bool]] = {}
     for facet in item.facets:
-
-        def check(
-            folded: str,
-            facet_all: tuple[str, ...] = facet.all,
-            facet_none: tuple[str, ...] = facet.none,
-        ) -> bool:
-            return reader.all_named(facet_all, facet_none, folded)
-
+        check = reader.checker(facet.all, facet.none)
         checks[facet.id] = check
-        found[facet.id] = sorted(
-            (unit for unit in reader.units if not unit.is_heading and check(unit.folded)),
-            key=preferred,
-        )
+        found[facet.id] = sorted(reader.facet_units(facet, check), key=preferred)
 
     def cite(facet_ids: Sequence[str]) -> tuple[Citation, ...]:
         return _citations(

@@ -85,6 +85,16 @@ LABELS: dict[tuple[str, str], str] = {
         "The controller may suspend the processing and terminate the contract if the"
         " processor does not comply."
     ),
+    (DPA, "signatures"): N_("The contract is signed by both parties."),
+    (DPA, "annex-i-parties"): N_("An annex lists the parties, their addresses and signatories."),
+    (DPA, "annex-ii-description"): N_("An annex describes the processing."),
+    (DPA, "annex-iii-measures"): N_(
+        "An annex sets out the technical and organisational measures in detail (encryption,"
+        " access control, availability and backups, regular testing)."
+    ),
+    (DPA, "annex-iv-subprocessors"): N_(
+        "An annex lists the authorised sub-processors with their legal name, address and location."
+    ),
     (PRIVACY, "controller"): N_("The notice names the controller and its contact details."),
     (PRIVACY, "dpo"): N_("The notice gives the contact details of the data protection officer."),
     (PRIVACY, "purposes-legal-basis"): N_(
@@ -151,6 +161,10 @@ WEAK: dict[str, str] = {
         "The contract does not impose the same data protection obligations on sub-processors"
         " (Art. 28(4))."
     ),
+    "subprocessor-list-on-request": N_(
+        "The sub-processors are listed only on request; the contract must name the authorised"
+        " sub-processors (Art. 28(2))."
+    ),
     "breach-law-only": N_(
         "The breach clause only promises to comply with applicable law; the processor must"
         " notify the controller without undue delay (Art. 33(2))."
@@ -187,6 +201,9 @@ WEAK: dict[str, str] = {
     ),
     "transfer-no-copy": N_(
         "The safeguards are named, but not how to obtain a copy of them (Art. 13(1)(f))."
+    ),
+    "dpo-no-contact": N_(
+        "A data protection officer is named, but not how to contact them (Art. 13(1)(b))."
     ),
     "li-not-described": N_(
         "Legitimate interests are relied on, but the interests pursued are not described"

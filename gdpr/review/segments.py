@@ -26,6 +26,9 @@ class Unit:
     text: str
     folded: str
     heading: str
+    heading_folded: str
+    # The first words of the sentence (without its clause number): where a label stands.
+    start: str
     is_heading: bool
     order: int  # the unit's rank in reading order over the whole document
     # A list item is read together with the line that introduces it ("We keep your data:"
@@ -105,10 +108,15 @@ _NUMBERED_HEADING = re.compile(
 )
 _ANCHOR = re.compile(r"\s*\{#[A-Za-z0-9_-]+\}")
 _MAX_HEADING = 100
+# A label is in the first words of a sentence, after its clause number ("2 5", "b 4").
+_NUMBERING = re.compile(r"^(?:(?:\d+|[a-z]|[ivx]+) )+")
+_LABEL_WORDS = 6
 _MAX_MARKDOWN_HEADING = 200
 # Folding drops "@": an e-mail address or a web address is read as the words "email" and
 # "website" too, so "Jane Roe, dpo@acme.example" gives contact details in every language.
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A line to sign on ("Date: ________", "Place, date: \\_\\_\\_") is read as "signatureline".
+_SIGNATURE_LINE = re.compile(r"(?:\\?_){5,}")
 _WEB = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
 
 
@@ -237,11 +245,14 @@ def units_of(passages: Sequence[Passage]) -> list[Unit]:
 def _unit(
     position: int, text: str, heading: str, is_heading: bool, order: int, lead: str = ""
 ) -> Unit:
+    own = read(text)
     return Unit(
         position=position,
         text=text,
-        folded=read(f"{lead} {text}" if lead else text),
+        folded=read(f"{lead} {text}") if lead else own,
         heading=heading,
+        heading_folded=fold(heading),
+        start=" ".join(_NUMBERING.sub("", own).split()[:_LABEL_WORDS]),
         is_heading=is_heading,
         order=order,
     )
@@ -250,6 +261,7 @@ def _unit(
 def read(text: str) -> str:
     """The folded text the rules match (e-mail and web addresses named as such)."""
     text = _EMAIL.sub(lambda match: f"{match[0]} email", text)
+    text = _SIGNATURE_LINE.sub(" signatureline ", text)
     return fold(_WEB.sub(lambda match: f"{match[0]} website", text))
 
 
