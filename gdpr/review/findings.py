@@ -45,7 +45,7 @@ LABELS: dict[tuple[str, str], str] = {
         " exercising their rights."
     ),
     (DPA, "f-compliance-assistance"): N_(
-        "The processor assists the controller in ensuring compliance with Art. 32 to 36"
+        "The processor assists the controller in ensuring compliance with Art. 32-36"
         " (security, breach notification, impact assessments, prior consultation)."
     ),
     (DPA, "g-deletion"): N_(
