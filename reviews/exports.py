@@ -102,7 +102,7 @@ def report_language(review: Review) -> str:
 def report_title(review: Review) -> str:
     """ "Review: Data Processing Agreement "dpa.pdf"" in the active language (plain text)."""
     return _(
-        "Review: {document} \N{LEFT DOUBLE QUOTATION MARK}{file}\N{RIGHT DOUBLE QUOTATION MARK}",
+        "Review: {document} ({file})",
         document=document_type_title(review.document_type),
         file=review.asset.original_file_name,
     )

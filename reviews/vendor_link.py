@@ -7,6 +7,8 @@ calls `record_on_vendor` once a review has completed.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 
 from register.services import vendor_record_dpa_review
@@ -56,3 +58,16 @@ def record_on_vendor(review: Review) -> bool:
         reviewed_at=review.completed_at or timezone.now(),
     )
     return True
+
+
+def recent_vendor_reviews(*, organization_id: Any, limit: int) -> list[Review]:
+    """The organization's latest reviews of vendors' DPAs, newest first (the start page)."""
+    return list(
+        Review.objects.filter(
+            organization_id=organization_id,
+            vendor__isnull=False,
+            document_type__in=DPA_TYPES,
+        )
+        .select_related("vendor", "asset")
+        .order_by("-created_at")[:limit]
+    )

@@ -121,7 +121,8 @@ def test_the_report_speaks_the_reviews_language(dpo):
     text = export_review(review, "md").content.decode()
     pdf = export_review(review, "pdf").content
 
-    assert text.splitlines()[0].startswith("# Prüfung: Vertrag über die Auftragsverarbeitung")
+    title = text.splitlines()[0]
+    assert title == "# Prüfung: Vertrag über die Auftragsverarbeitung (acme-dpa.pdf)"
     assert "| Fehlt | 2 |" in text and "**Ergebnis:** Lücken gefunden" in text
     assert PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/Lang"] == "de-DE"
 
