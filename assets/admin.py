@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse, reverse_lazy
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -23,7 +23,7 @@ from assets.progress import asset_progress
 from common.admin_errors import admin_message
 from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
-from organizations.admin_scoping import OrganizationScopedAdmin
+from organizations.admin_scoping import OrganizationScopedAdmin, is_auditor
 
 READ_ONLY_FIELDS = (
     "id", "progress_bar", "original_file_name", "original_file", "converted_file", "file_size",
@@ -31,6 +31,8 @@ READ_ONLY_FIELDS = (
     "error_details", "chunk_count", "embedding_provider", "uploader", "created_at",
     "updated_at", "processing_started_at", "completed_at",
 )  # fmt: skip
+# "Review this document" (the reviews app's admin add page, reviews/admin.py).
+REVIEW_REQUEST_PAGE = "admin:reviews_review_add"
 # The ingestion's stages (assets/progress.py), as the admin names them.
 STAGE_LABELS = {
     "extracting": gettext_lazy("extracting"),
@@ -75,6 +77,7 @@ class AssetAdmin(OrganizationScopedAdmin):
     search_fields = ("original_file_name", "sha256")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
+    actions = ["review_document"]
 
     class Media:
         # Polls the find response with the session while the asset is processed; its texts
@@ -102,13 +105,44 @@ class AssetAdmin(OrganizationScopedAdmin):
             label,
         )
 
+    @admin.display(description=gettext_lazy("Review"))
+    def review_button(self, obj: Asset) -> SafeString:
+        # The reviews app's form (reviews/admin.py), by URL name: assets does not import it.
+        return format_html(
+            '<a class="button review-document" href="{}?asset={}">{}</a>',
+            reverse(REVIEW_REQUEST_PAGE),
+            obj.pk,
+            gettext("Review this document"),
+        )
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        return (*READ_ONLY_FIELDS, "organization") if obj is not None else ()
+        return (*READ_ONLY_FIELDS, "organization", "review_button") if obj is not None else ()
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return (
-            ("organization", *READ_ONLY_FIELDS) if obj is not None else ["organization", "upload"]
+            ("organization", "review_button", *READ_ONLY_FIELDS)
+            if obj is not None
+            else ["organization", "upload"]
         )
+
+    # A redirect, not a change: the review's own form asks what the document is.
+    def has_review_permission(self, request: HttpRequest) -> bool:
+        return not is_auditor(request) and request.user.has_perm("reviews.add_review")
+
+    @admin.action(
+        description=gettext_lazy("Review this document (DPA or privacy notice)"),
+        permissions=["review"],
+    )
+    def review_document(
+        self, request: HttpRequest, queryset: QuerySet[Asset]
+    ) -> HttpResponseRedirect | None:
+        chosen = list(queryset.values_list("pk", flat=True)[:2])
+        if len(chosen) != 1:
+            self.message_user(
+                request, gettext("Select one document to review at a time."), messages.WARNING
+            )
+            return None
+        return HttpResponseRedirect(f"{reverse(REVIEW_REQUEST_PAGE)}?asset={chosen[0]}")
 
     def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         if obj is not None:

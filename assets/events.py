@@ -3,7 +3,8 @@
 Frames (docs/API.md): `{"event": "<service>.event.asset-status", "data": {...}}` to the group
 of the asset's organization (`/ws/assets/`). Webhooks: `asset.completed` and `asset.failed`
 once the final status is committed. Both best effort: a lost frame or webhook never fails
-an ingestion.
+an ingestion. Apps above assets that wait for an asset (a review) connect to the
+`asset_finished` signal (exposed by assets.selectors), sent at the same moment.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 
 from assets.models import Asset, AssetStatus
 from assets.progress import status_payload
@@ -21,6 +23,9 @@ from common.channel_groups import organization_events_group, send_to_group
 logger = logging.getLogger(__name__)
 
 ASSET_STATUS = "asset-status"
+# Sent once an asset's final status (COMPLETED or FAILED) is committed, with `asset_id` and
+# `status`; receivers' errors are logged, never raised into the ingestion (send_robust).
+asset_finished = Signal()
 
 
 def organization_assets_group(organization_id: Any) -> str:
@@ -70,5 +75,12 @@ def announce_final_status(asset_id: Any) -> None:
         queue_event(
             event=event, subject_id=asset.pk, organization_id=asset.organization_id, data=data
         )
+        for receiver, outcome in asset_finished.send_robust(
+            sender=Asset, asset_id=asset.pk, status=asset.status
+        ):
+            if isinstance(outcome, Exception):
+                logger.warning(
+                    "%r of asset_finished failed for asset %s: %r", receiver, asset.pk, outcome
+                )
 
     transaction.on_commit(announce)

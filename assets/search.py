@@ -178,6 +178,54 @@ ORDER BY fused.rrf DESC, fused.id
 """
 
 
+def _scoped_to_one_asset(sql: str) -> str:
+    """The search SQL over one asset's chunks (``%(asset_id)s``), derived from the
+    organization-wide one so that the rankers and their fusion stay one definition.
+
+    The vector ranker reads the asset's chunks exactly instead of the HNSW index: one
+    document has few chunks (a 150 KB contract: about a hundred), found through the
+    (asset, index) unique index, while an HNSW scan filtered down to one asset would walk
+    the whole organization's graph for them. The text and trigram rankers keep their
+    indexes; the asset filter is added to their candidates.
+    """
+    replacements = {
+        # The asset itself, if it is the organization's and COMPLETED: the text and trigram
+        # rankers keep only its chunks through this CTE.
+        "WHERE organization_id = %(organization_id)s AND status = 'COMPLETED'\n": (
+            "WHERE organization_id = %(organization_id)s AND status = 'COMPLETED'\n"
+            "      AND id = %(asset_id)s\n"
+        ),
+        "      AND %(query)s <%% chunk.text\n": (
+            "      AND %(query)s <%% chunk.text\n      AND chunk.asset_id = %(asset_id)s\n"
+        ),
+    }
+    for old, new in replacements.items():
+        assert sql.count(old) == 1, old
+        sql = sql.replace(old, new)
+    start = sql.index("vector_ranked AS (")
+    end = sql.index("text_ranked AS (")
+    exact = """vector_ranked AS (
+    SELECT id, row_number() OVER (ORDER BY distance, id) AS rank, distance
+    FROM (
+        SELECT chunk.id, chunk.embedding <=> %(vector)s::vector AS distance
+        FROM assets_assetchunk chunk
+        WHERE %(use_vector)s
+          AND chunk.asset_id IN (SELECT id FROM completed_assets)
+          AND chunk.organization_id = %(organization_id)s
+          AND (%(vector_model)s::text IS NULL OR EXISTS (
+              SELECT 1 FROM assets_embeddingindex WHERE active_model = %(vector_model)s))
+        -- An expression the HNSW index cannot serve: the asset's chunks, ranked exactly.
+        ORDER BY distance + 0
+        LIMIT %(candidates)s
+    ) nearest_chunks
+),
+"""
+    return sql[:start] + exact + sql[end:]
+
+
+_ASSET_SEARCH_SQL = _scoped_to_one_asset(_SEARCH_SQL)
+
+
 def hybrid_chunk_search(
     *,
     organization_id: object,
@@ -186,12 +234,15 @@ def hybrid_chunk_search(
     k: int,
     mode: SearchMode = SearchMode.HYBRID,
     vector_model: str | None = None,
+    asset_id: object = None,
 ) -> list[SearchHit]:
     """The ``k`` best chunks of the organization's COMPLETED assets for ``query``.
 
     ``vector`` (the query's embedding) is required unless ``mode`` is ``text``;
     ``vector_model``, the model that made it: the vector ranker finds nothing unless it is
-    the active model (assets.embedding), checked in the same statement. One query
+    the active model (assets.embedding), checked in the same statement. ``asset_id``: only
+    that asset's chunks (still of the organization, still COMPLETED; a review reads one
+    document), ranked exactly (``_ASSET_SEARCH_SQL``). One query
     to PostgreSQL, after the ``SET LOCAL`` of the HNSW iterative scan in the same
     transaction (docs/PITFALLS.md): with it, the organization filter cannot starve the
     vector candidates. Database errors propagate.
@@ -214,7 +265,9 @@ def hybrid_chunk_search(
         "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
         "rrf_k": RRF_K,
         "k": k,
+        "asset_id": asset_id,
     }
+    sql = _SEARCH_SQL if asset_id is None else _ASSET_SEARCH_SQL
     timeout_ms = settings.SEARCH_STATEMENT_TIMEOUT_MS
     try:
         with transaction.atomic(), connection.cursor() as cursor:
@@ -232,7 +285,7 @@ def hybrid_chunk_search(
                 "set_config('statement_timeout', %s, true)",
                 [str(max(MIN_EF_SEARCH, candidates)), str(TRIGRAM_THRESHOLD), str(timeout_ms)],
             )
-            cursor.execute(_SEARCH_SQL, params)
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
             # The search writes nothing: ending it with a rollback undoes its SET LOCALs even
             # inside a caller's transaction (a released savepoint would keep them, the

@@ -1,13 +1,16 @@
-"""Reading assets: hybrid search over the organization's chunks, and an asset's original file."""
+"""Reading assets: hybrid search over the organization's chunks, an asset's text in order,
+and an asset's original file."""
 
 from __future__ import annotations
 
 import logging
 import uuid
+from typing import NamedTuple
 
 from assets import embedding
+from assets.events import asset_finished
 from assets.exceptions import EmbeddingUnavailable
-from assets.models import Asset
+from assets.models import Asset, AssetChunk
 from assets.search import MAX_QUERY_CHARACTERS, SearchHit, SearchMode, hybrid_chunk_search
 from assets.storage import local_copy
 from common.domain import TooLarge
@@ -20,8 +23,11 @@ MAX_SEARCH_RESULTS = 50
 __all__ = [
     "MAX_QUERY_CHARACTERS",
     "MAX_SEARCH_RESULTS",
+    "ChunkText",
     "SearchHit",
     "SearchMode",
+    "asset_chunks",
+    "asset_finished",
     "asset_original_file",
     "asset_search",
     "chunk_search",
@@ -35,13 +41,16 @@ def asset_search(
     query: str,
     k: int = 10,
     mode: SearchMode = SearchMode.HYBRID,
+    asset_id: uuid.UUID | str | None = None,
 ) -> list[SearchHit]:
     """The ``k`` chunks of the organization's COMPLETED assets that best match ``query``.
 
     ``mode``: ``hybrid`` (vector, full-text and trigram rankings fused), ``vector`` or
     ``text`` (full-text and trigram, no embedding); see :mod:`assets.search`. Never returns
     another organization's chunks: the organization filter is in every ranker of the one
-    SQL query. Give ``organization`` or its id. Raises EmbeddingUnavailable (503
+    SQL query. ``asset_id``: only that asset's chunks (a review reads one document); an
+    asset of another organization, or not COMPLETED, gives none. Give ``organization`` or
+    its id. Raises EmbeddingUnavailable (503
     SERVICE_UNAVAILABLE) when the query must be embedded and cannot be (a provider
     misconfigured or unreachable); the cause is logged.
     """
@@ -53,8 +62,28 @@ def asset_search(
     vector, model = _query_vector(query) if mode.needs_embedding else (None, None)
     return hybrid_chunk_search(
         organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
-        vector_model=model,
+        vector_model=model, asset_id=uuid.UUID(str(asset_id)) if asset_id is not None else None,
     )  # fmt: skip
+
+
+class ChunkText(NamedTuple):
+    """One stored chunk of an asset: its index (reading order), its text, where it is."""
+
+    index: int
+    text: str
+    location: str
+
+
+def asset_chunks(*, organization_id: uuid.UUID | str, asset_id: uuid.UUID | str) -> list[ChunkText]:
+    """The chunks of one of the organization's assets, in reading order (empty for another
+    organization's asset). The text is verbatim as extracted: quotes are checked against it.
+    """
+    rows = (
+        AssetChunk.objects.filter(asset_id=asset_id, organization_id=organization_id)
+        .order_by("index")
+        .values_list("index", "text", "location")
+    )
+    return [ChunkText(index=index, text=text, location=location) for index, text, location in rows]
 
 
 def chunk_search(*, organization_id: object, vector: list[float], k: int) -> list[SearchHit]:

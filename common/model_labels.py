@@ -150,6 +150,11 @@ FIELD_LABELS: dict[str, Promise] = {
     "document_type": _("document type"),
     "dpa_signed_on": _("DPA signed on"),
     "dpa_status": _("DPA status"),
+    # The last review of a vendor's DPA (register.services.vendor_record_dpa_review).
+    "dpa_review_id": _("DPA review"),
+    "dpa_review_has_gaps": _("DPA review found gaps"),
+    "dpa_review_missing_items": _("items missing from the DPA"),
+    "dpa_reviewed_at": _("DPA reviewed at"),
     "dpia_screening": _("DPIA screening"),
     "duration_ms": _("duration (ms)"),
     "embedding": _("embedding"),

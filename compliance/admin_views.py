@@ -30,6 +30,8 @@ from legal_documents.selectors import document_counts_by_status, stale_documents
 from organizations.admin_scoping import admin_actor, admin_organization
 from organizations.models import Organization
 from register.selectors import reviews_due
+from reviews.admin_labels import verdict_label
+from reviews.vendor_link import missing_item_ids, recent_vendor_reviews
 
 REVIEW_HORIZON_DAYS = 30
 STALE_SHOWN = 20
@@ -38,6 +40,7 @@ ADMIN_PAGES = {
     "vendor": "admin:register_vendor_change",
     "transfer": "admin:register_transfer_change",
     "document": "admin:legal_documents_legaldocument_change",
+    "review": "admin:reviews_review_report",
 }
 # The report's codes (the API's words) as the admin shows them, in the user's language. The
 # items' findings and actions stay the API's English: they are the report's own text.
@@ -51,7 +54,9 @@ OBJECT_LABELS = {
     "vendor": _("vendor"),
     "transfer": _("transfer"),
     "document": _("document"),
+    "review": _("review"),
 }
+VENDOR_REVIEWS_SHOWN = 10
 
 
 def _object_links(item: ReportItem) -> list[dict[str, str]]:
@@ -124,6 +129,18 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
         )
     ]  # fmt: skip
     stale = list(stale_documents(organization_id=organization.pk)[:STALE_SHOWN])
+    vendor_reviews = [
+        {
+            "review": review,
+            "url": reverse("admin:reviews_review_report", args=[review.pk]),
+            "verdict": verdict_label(review.verdict) if review.verdict else "",
+            "missing": missing_item_ids(review),
+            "weak": (review.counts or {}).get("weak", 0),
+        }
+        for review in recent_vendor_reviews(
+            organization_id=organization.pk, limit=VENDOR_REVIEWS_SHOWN
+        )
+    ]
     _audit(request, organization, "start", items=len(items))
     return render(
         request,
@@ -162,6 +179,8 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
             "reviews": reviews,
             "review_horizon": REVIEW_HORIZON_DAYS,
             "breaches": breaches,
+            "vendor_reviews": vendor_reviews,
+            "reviews_url": reverse("admin:reviews_review_changelist"),
         },
     )
 

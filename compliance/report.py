@@ -35,7 +35,7 @@ PROCESSOR_ROLES = (VendorRole.PROCESSOR, VendorRole.SUB_PROCESSOR)
 
 @dataclass(frozen=True, slots=True)
 class ReportObject:
-    type: str  # processing_activity, vendor, transfer, document
+    type: str  # processing_activity, vendor, transfer, document, review
     id: str
     name: str
 
@@ -133,6 +133,33 @@ def processors_without_dpa(facts: RegisterFacts) -> Iterable[ReportItem]:
             ),
             suggested_action="Sign a data processing agreement with the Art. 28(3) terms"
             " (create a DATA_PROCESSING_AGREEMENT for the vendor) and record its date.",
+        )
+
+
+def _dpa_review(vendor: Vendor) -> ReportObject:
+    reviewed = f"{vendor.dpa_reviewed_at:%Y-%m-%d}" if vendor.dpa_reviewed_at else ""
+    return ReportObject("review", str(vendor.dpa_review_id), f"DPA review of {reviewed}")
+
+
+def vendor_dpa_missing_items(facts: RegisterFacts) -> Iterable[ReportItem]:
+    # The vendor keeps its DPA's last review (register.services.vendor_record_dpa_review):
+    # an item the review found missing is a term the contract lacks, whatever dpa_status says.
+    for vendor in facts.vendors:
+        missing = [str(item) for item in vendor.dpa_review_missing_items or []]
+        if vendor.dpa_review_id is None or not missing:
+            continue
+        yield ReportItem(
+            kind="vendor-dpa-missing-items",
+            severity="high",
+            article="Art. 28(3)",
+            objects=(_vendor(vendor), _dpa_review(vendor)),
+            message=f"The review of {vendor.name}'s DPA found "
+            + (f"{len(missing)} items" if len(missing) > 1 else "an item")
+            + " missing: "
+            + ", ".join(missing)
+            + ".",
+            suggested_action="Ask the vendor for an amended DPA with the missing terms (the"
+            " review suggests a clause for each), then review the signed version again.",
         )
 
 
@@ -422,6 +449,7 @@ def breaches_overdue(*, breaches: Iterable[OpenBreach], now: datetime) -> Iterab
 
 CHECKS: tuple[Callable[[RegisterFacts], Iterable[ReportItem]], ...] = (
     processors_without_dpa,
+    vendor_dpa_missing_items,
     transfers_without_mechanism,
     privacy_policy_retention,
     dpia_missing,
@@ -435,7 +463,7 @@ KINDS = (
     "processor-without-dpa", "transfer-without-mechanism", "privacy-policy-retention-differs",
     "dpia-missing", "dpia-review-overdue", "special-category-without-condition",
     "consent-without-withdrawal", "breach-notification-overdue",
-    "data-category-needs-classification",
+    "data-category-needs-classification", "vendor-dpa-missing-items",
 )  # fmt: skip
 
 

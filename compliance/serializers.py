@@ -9,7 +9,7 @@ from compliance.report import KINDS, SEVERITIES
 
 class ReportObjectSerializer(serializers.Serializer):
     type = serializers.ChoiceField(
-        choices=["processing_activity", "vendor", "transfer", "document"]
+        choices=["processing_activity", "vendor", "transfer", "document", "review"]
     )
     id = serializers.CharField()
     name = serializers.CharField()

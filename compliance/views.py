@@ -40,7 +40,8 @@ class RegisterReportViewSet(OrganizationScopedViewSet):
         responses=RegisterReportSerializer,
         examples=[OpenApiExample("A processor with no DPA", value=EXAMPLE, response_only=True)],
         description="Contradictions and gaps across the processing register and the documents"
-        " (kinds: processor without DPA, transfer without mechanism, privacy-policy retention"
+        " (kinds: processor without DPA, a vendor's reviewed DPA with missing items, transfer"
+        " without mechanism, privacy-policy retention"
         " differing from the register, DPIA missing or past review, special categories without"
         " an Art. 9(2) condition, a data category needing classification (one no concept"
         " names: it may be Art. 9 data), consent without withdrawal, breach open past 72"

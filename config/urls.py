@@ -16,6 +16,7 @@ api_patterns = [
     path("", include("register.urls")),
     path("", include("assets.urls")),
     path("", include("compliance.urls")),
+    path("", include("reviews.urls")),
 ]
 
 urlpatterns = [

@@ -2,5 +2,6 @@
 
 from assets.routing import websocket_urlpatterns as asset_routes
 from legal_documents.routing import websocket_urlpatterns as legal_document_routes
+from reviews.routing import websocket_urlpatterns as review_routes
 
-websocket_urlpatterns: list = [*legal_document_routes, *asset_routes]
+websocket_urlpatterns: list = [*legal_document_routes, *asset_routes, *review_routes]

@@ -30,7 +30,9 @@ DPOS_GROUP = "DPOs"
 ORGANIZATION_ADMINS_GROUP = "Organization admins"
 # Webhook endpoints and their deliveries are listed by every role (as in the API); only
 # organization admins add, change or delete endpoints.
-VIEWED_APPS = ("organizations", "audit", "legal_documents", "assets", "webhooks", "register")
+VIEWED_APPS = (
+    "organizations", "audit", "legal_documents", "assets", "webhooks", "register", "reviews",
+)  # fmt: skip
 
 DPO_PERMISSIONS = (
     "legal_documents.add_legaldocument",
@@ -47,6 +49,8 @@ DPO_PERMISSIONS = (
     "register.add_vendor",
     "register.change_vendor",
     "register.delete_vendor",
+    # Reviews of uploaded documents: DPOs start them; the review task writes the rest.
+    "reviews.add_review",
 )
 ORGANIZATION_ADMIN_PERMISSIONS = (
     *DPO_PERMISSIONS,

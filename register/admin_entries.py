@@ -16,7 +16,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, JSONField, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -134,6 +134,11 @@ class VendorForm(RegisterEntryForm):
                 )
             cleaned["transfer_mechanism"] = code or ""
         return cleaned
+
+
+# The review's report page in the admin (reviews/admin.py), named by URL, not imported:
+# the register does not depend on the reviews app.
+DPA_REVIEW_PAGE = "admin:reviews_review_report"
 
 
 def _links(rows: Any, url_name: str) -> str:
@@ -314,17 +319,21 @@ class VendorAdmin(RegisterEntryAdmin):
     service_fields = services.VENDOR_FIELDS
     list_display = [
         "name", "reference", "country", "outside_eea", "role", "dpa_status", "dpa_signed_on",
-        "transfer_mechanism", "activity_count", "revision", "updated_at",
+        "transfer_mechanism", "dpa_review_result", "activity_count", "revision", "updated_at",
     ]  # fmt: skip
-    list_filter = ["role", "dpa_status", "transfer_mechanism", "country"]
+    list_filter = ["role", "dpa_status", "transfer_mechanism", "dpa_review_has_gaps", "country"]
     search_fields = ["name", "reference", "services", "address", "country"]
     list_per_page = 50
-    readonly_fields = ["revision", "activity_links", "transfer_links", "created_at", "updated_at"]
+    readonly_fields = [
+        "revision", "activity_links", "transfer_links", "dpa_review_result", "created_at",
+        "updated_at",
+    ]  # fmt: skip
     history_list_display = ["revision", "country", "dpa_status"]
     fields = [
         "name", "reference", "role", "services", "address", "country", "dpa_status",
-        "dpa_signed_on", "transfer_mechanism", "transfer_mechanism_wording", "sub_processors",
-        "activity_links", "transfer_links", "revision", "created_at", "updated_at",
+        "dpa_signed_on", "dpa_review_result", "transfer_mechanism", "transfer_mechanism_wording",
+        "sub_processors", "activity_links", "transfer_links", "revision", "created_at",
+        "updated_at",
     ]  # fmt: skip
 
     create = staticmethod(lambda **kw: services.vendor_create(**kw))
@@ -351,6 +360,30 @@ class VendorAdmin(RegisterEntryAdmin):
     @admin.display(description=_("Activities"), ordering="activity_total")
     def activity_count(self, vendor: Vendor) -> int:
         return getattr(vendor, "activity_total", 0)
+
+    @admin.display(description=_("DPA review"), ordering="dpa_reviewed_at")
+    def dpa_review_result(self, vendor: Vendor) -> str:
+        """The last review of the vendor's DPA: gaps or none, the missing items, a link."""
+        if vendor.dpa_review_id is None or vendor.dpa_reviewed_at is None:
+            return "—"
+        if not vendor.dpa_review_has_gaps:
+            verdict = gettext("no gaps")
+        elif vendor.dpa_review_missing_items:
+            verdict = gettext("gaps; missing: %(items)s") % {
+                "items": ", ".join(vendor.dpa_review_missing_items)
+            }
+        else:
+            verdict = gettext("gaps (weak items)")
+        try:
+            url = reverse(DPA_REVIEW_PAGE, args=[vendor.dpa_review_id])
+        except NoReverseMatch:  # the reviews app is not installed
+            return verdict
+        return format_html(
+            '<a class="dpa-review" href="{}">{}</a> ({})',
+            url,
+            verdict,
+            vendor.dpa_reviewed_at.strftime("%Y-%m-%d"),
+        )
 
     @admin.display(description=_("Activity pages"))
     def activity_links(self, vendor: Vendor) -> str:

@@ -78,6 +78,15 @@ class Vendor(RegisterEntry):
     # A TRANSFER_SAFEGUARDS code (gdpr.composition.recognition) and the wording as given.
     transfer_mechanism = models.CharField(max_length=60, blank=True, default="")
     transfer_mechanism_wording = models.TextField(blank=True, default="")
+    # The last completed review of the vendor's DPA (a reviews.Review, by id: the register
+    # does not know the reviews app), written by register.services.vendor_record_dpa_review
+    # only. Not editable: neither the API's body, the admin's form nor an import sets them.
+    dpa_review_id = models.UUIDField(null=True, blank=True, editable=False)
+    # Whether the review found items missing or weak (None: never reviewed).
+    dpa_review_has_gaps = models.BooleanField(null=True, blank=True, editable=False)
+    # The checklist ids of the items the review found missing (the report's finding).
+    dpa_review_missing_items = models.JSONField(default=list, blank=True, editable=False)
+    dpa_reviewed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     history = HistoricalRecords()
 

@@ -204,6 +204,17 @@ class MechanismField(SafeguardField):
         return str(value or "")
 
 
+class DpaReviewSerializer(serializers.Serializer):
+    """The last completed review of the vendor's DPA (GET /api/v1/reviews/{id} has it all)."""
+
+    id = serializers.UUIDField(help_text="The review's id.")
+    hasGaps = serializers.BooleanField(help_text="Items missing or weak.")  # noqa: N815
+    missingItems = serializers.ListField(  # noqa: N815
+        child=serializers.CharField(), help_text="Checklist ids of the items found missing."
+    )
+    reviewedAt = serializers.DateTimeField()  # noqa: N815
+
+
 class VendorSerializer(serializers.ModelSerializer):
     """A processor or other recipient of personal data."""
 
@@ -232,6 +243,10 @@ class VendorSerializer(serializers.ModelSerializer):
         source="activities", many=True, read_only=True
     )
     transfers = TransferSerializer(many=True, read_only=True)
+    dpaReview = serializers.SerializerMethodField(  # noqa: N815
+        help_text="The last review of the vendor's DPA (POST /api/v1/reviews with vendorId);"
+        " null when none has completed."
+    )
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)  # noqa: N815
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)  # noqa: N815
 
@@ -240,11 +255,24 @@ class VendorSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "reference", "address", "country", "outsideEea", "role", "services",
             "dpaStatus", "dpaSignedOn", "subProcessors", "transferMechanism",
-            "transferMechanismWording", "activityIds", "transfers", "revision", "createdAt",
-            "updatedAt",
+            "transferMechanismWording", "activityIds", "transfers", "dpaReview", "revision",
+            "createdAt", "updatedAt",
         ]  # fmt: skip
         read_only_fields = ["id", "revision"]
         validators: list[Any] = []
+
+    @extend_schema_field(DpaReviewSerializer(allow_null=True))
+    def get_dpaReview(self, vendor: Vendor) -> dict[str, Any] | None:  # noqa: N802
+        if vendor.dpa_review_id is None or vendor.dpa_reviewed_at is None:
+            return None
+        return DpaReviewSerializer(
+            {
+                "id": vendor.dpa_review_id,
+                "hasGaps": bool(vendor.dpa_review_has_gaps),
+                "missingItems": list(vendor.dpa_review_missing_items or []),
+                "reviewedAt": vendor.dpa_reviewed_at,
+            }
+        ).data
 
     def get_outsideEea(self, vendor: Vendor) -> bool:  # noqa: N802
         return bool(vendor.country) and not is_in_eea(vendor.country)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -268,6 +269,54 @@ def vendor_delete(*, vendor: Vendor, actor: Actor) -> None:
     """Delete the vendor (its links and transfers go with it), announced with its activities."""
     record_change(entry=vendor, actor=actor, action="deleted")
     vendor.delete()
+
+
+# -- a review of the vendor's DPA, kept on the vendor ---------------------------------------------
+DPA_REVIEW_FIELDS = (
+    "dpa_review_id", "dpa_review_has_gaps", "dpa_review_missing_items", "dpa_reviewed_at",
+)  # fmt: skip
+
+
+@transaction.atomic
+def vendor_record_dpa_review(
+    *,
+    vendor: Vendor,
+    review_id: Any,
+    has_gaps: bool,
+    missing_items: Iterable[str],
+    reviewed_at: datetime,
+    actor: Actor | None = None,
+) -> Vendor:
+    """Keep a completed review of the vendor's DPA on the vendor (the reviews app calls it).
+
+    The last review wins: a review completed before the one already recorded (a late retry)
+    changes nothing. The revision does not move and no change is announced: documents are
+    written from what the register states about the vendor, not from what its DPA lacks, so
+    none becomes stale. `updated_at` moves, which is what makes the consistency report
+    (compliance.report_cache) read the vendor again. Audited as `vendor.dpa_reviewed`.
+    """
+    vendor = Vendor.objects.select_for_update().get(pk=vendor.pk)
+    if vendor.dpa_reviewed_at is not None and reviewed_at < vendor.dpa_reviewed_at:
+        return vendor
+    vendor.dpa_review_id = review_id
+    vendor.dpa_review_has_gaps = has_gaps
+    vendor.dpa_review_missing_items = list(dict.fromkeys(str(item) for item in missing_items))
+    vendor.dpa_reviewed_at = reviewed_at
+    vendor.save(update_fields=[*DPA_REVIEW_FIELDS, "updated_at"])
+    record_event(
+        organization=vendor.organization,
+        actor=actor or Actor(label="system"),
+        action="vendor.dpa_reviewed",
+        object_type="vendor",
+        object_id=vendor.pk,
+        details={
+            "name": vendor.name,
+            "reviewId": str(review_id),
+            "hasGaps": has_gaps,
+            "missingItems": vendor.dpa_review_missing_items,
+        },
+    )
+    return vendor
 
 
 # -- transfers: kept in step with vendors and recipients -----------------------------------------

@@ -1,8 +1,8 @@
 """What goes out to webhook receivers: the event names and the one payload of every event.
 
 The payload is the seed's, exactly: `{event, documentId, organizationId, timestamp, data}`
-with `data` carrying at least `documentType` and `status`; asset and register import events
-name their subject `assetId` and `importId` instead.
+with `data` carrying at least `documentType` and `status`; asset, register import and
+review events name their subject `assetId`, `importId` and `reviewId` instead.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ ASSET_FAILED: Final = "asset.failed"
 REGISTER_IMPORT_COMPLETED: Final = "register_import.completed"
 REGISTER_IMPORT_FAILED: Final = "register_import.failed"
 
+# A review of an uploaded document has ended (reviews.events).
+REVIEW_COMPLETED: Final = "review.completed"
+REVIEW_FAILED: Final = "review.failed"
+
 # Order as in docs/API.md; endpoints subscribe to any subset of WEBHOOK_EVENTS.
 DOCUMENT_EVENTS: Final[tuple[str, ...]] = (
     DOCUMENT_CREATED,
@@ -40,10 +44,12 @@ REGISTER_IMPORT_EVENTS: Final[tuple[str, ...]] = (
     REGISTER_IMPORT_COMPLETED,
     REGISTER_IMPORT_FAILED,
 )
+REVIEW_EVENTS: Final[tuple[str, ...]] = (REVIEW_COMPLETED, REVIEW_FAILED)
 WEBHOOK_EVENTS: Final[tuple[str, ...]] = (
     *DOCUMENT_EVENTS,
     *ASSET_EVENTS,
     *REGISTER_IMPORT_EVENTS,
+    *REVIEW_EVENTS,
 )
 
 
@@ -52,6 +58,7 @@ SUBJECT_KEYS: Final[dict[str, str]] = {
     "document": "documentId",
     "asset": "assetId",
     "register_import": "importId",
+    "review": "reviewId",
 }
 
 
@@ -81,7 +88,9 @@ def event_payload(
 
     `data` of a document event carries at least documentType and status; of an asset event
     status, originalFileName, chunkCount and, for `asset.failed`, the error; of a register
-    import event status, dryRun, fileName, totals (completed) or the error (failed).
+    import event status, dryRun, fileName, totals (completed) or the error (failed); of a
+    review event status, documentType, assetId, vendorId, language, and verdict and counts
+    (completed) or the error (failed).
     """
     return {
         "event": event,

@@ -415,6 +415,9 @@ CELERY_TASK_ROUTES = {
     "assets.tasks.*": {"queue": "ingestion"},
     # Register imports: bounded in time and memory, and never behind (or before) an upload.
     "register.tasks.*": {"queue": "imports"},
+    # Reviews of uploaded documents: seconds of reading and rules once the asset is
+    # ingested, like a generation; never behind hours-long ingestions (reviews.tasks).
+    "reviews.tasks.*": {"queue": "generation"},
 }
 CELERY_WORKER_QUEUES = ["generation", "ingestion", "webhooks", "packages", "imports", "staleness"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")

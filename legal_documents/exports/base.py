@@ -42,6 +42,10 @@ class ExportMeta:
     # The document leaves the organization (a DPA, a breach notification, a DPIA submitted
     # for prior consultation): like a public one, its file shows no rule set.
     external: bool = False
+    # A file that is not a version of a document (a review's report, reviews.exports): its
+    # title block shows these (label, value) rows, labels already in the file's language,
+    # instead of the version's, and its PDF footer names no version.
+    title_rows: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,8 @@ def metadata_rows(meta: ExportMeta) -> list[tuple[str, str]]:
     the API's metadata (`rulesetVersion`), like the completeness report. Labels are in the
     active language (`export_document` activates the document's).
     """
+    if meta.title_rows:
+        return list(meta.title_rows)
     rows = [
         (N_("Organization"), meta.organization_name),
         (N_("Document"), meta.document_title),

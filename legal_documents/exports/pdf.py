@@ -110,14 +110,16 @@ def _print_html(markdown: str, meta: ExportMeta) -> str:
     # sanitizer's output, where a literal "<table>" can only be a tag (text "<" is escaped).
     body = body.replace("<table>", '<table repeat="1">')
     contents = _("Contents")
-    footer = (
-        f"{escape(meta.document_title)} \N{MIDDLE DOT} v{int(meta.version)}"
-        f" \N{MIDDLE DOT} {escape(_(STAGE_LABELS.get(meta.stage, meta.stage)))} \N{EN DASH} "
-        + _(
-            "Page {number} of {count}",
-            number="<pdf:pagenumber/>",
-            count="<pdf:pagecount/>",
-        )
+    version = (
+        ""
+        if meta.title_rows
+        else f" \N{MIDDLE DOT} v{int(meta.version)}"
+        f" \N{MIDDLE DOT} {escape(_(STAGE_LABELS.get(meta.stage, meta.stage)))}"
+    )
+    footer = f"{escape(meta.document_title)}{version} \N{EN DASH} " + _(
+        "Page {number} of {count}",
+        number="<pdf:pagenumber/>",
+        count="<pdf:pagecount/>",
     )
     return f"""<!DOCTYPE html>
 <html lang="{escape(meta.language)}">

@@ -22,6 +22,7 @@ from assets.models import Asset, AssetChunk
 from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from organizations.models import ApiKey
+from reviews.models import Review
 from tests.factories import ClientCompanyFactory, issue_key
 from tests.register.factories import ProcessingActivityFactory, TransferFactory
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
@@ -37,6 +38,8 @@ DPO_ACTIONS = {
     # The processing register is theirs to keep (deleted through register.services).
     ("processingactivity", "delete_selected"),
     ("vendor", "delete_selected"),
+    # A redirect to the review's form (reviews/admin.py), which starts the review.
+    ("asset", "review_document"),
 }
 # Reads that change nothing; auditors may run them too.
 READ_ACTIONS = {("legaldocument", "export_selected")}
@@ -90,6 +93,10 @@ def rows(dpo, document) -> None:  # type: ignore[no-untyped-def]
     )  # fmt: skip
     transfer = TransferFactory(organization=dpo.organization)
     ProcessingActivityFactory(organization=dpo.organization).vendors.add(transfer.vendor)
+    Review.objects.create(
+        organization=dpo.organization, asset=asset, vendor=transfer.vendor,
+        document_type="DATA_PROCESSING_AGREEMENT", language="en",
+    )  # fmt: skip
     assert DocumentVersion.objects.exists() and LegalDocument.objects.exists()
 
 

@@ -1,0 +1,111 @@
+"""What a review reads: the asset's passages in order, their language, and per checklist
+item the passages the hybrid search ranks best for that item's questions.
+
+Retrieval is a hint for the rules (gdpr.review.engine reads every passage): a search that
+cannot run (no embedding service, a statement timeout) degrades to the full-text search or
+to no hint for that question, never fails the review.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+
+from assets.selectors import SearchHit, SearchMode, asset_chunks, asset_search
+from common.domain import Unavailable
+from gdpr.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
+from gdpr.i18n.detect import sentence_language, sentences
+from gdpr.review.report import Passage
+
+logger = logging.getLogger(__name__)
+
+# Hits asked of the search per question, and passages kept per item (best first).
+HITS_PER_QUESTION = 8
+PASSAGES_PER_ITEM = 8
+# The code of a search the database did not finish in time (assets.exceptions): that
+# question gets no hint, the next ones still use vectors.
+SEARCH_TIMEOUT = "SEARCH_TIMEOUT"
+# Sentences read to tell the document's language (its first pages say it).
+LANGUAGE_SAMPLE_SENTENCES = 400
+
+
+def passages_of(*, organization_id: object, asset_id: object) -> list[Passage]:
+    """The asset's chunks as the engine's passages, in reading order, verbatim."""
+    return [
+        Passage(index=chunk.index, text=chunk.text, location=chunk.location)
+        for chunk in asset_chunks(organization_id=str(organization_id), asset_id=str(asset_id))
+    ]
+
+
+def document_language(passages: Sequence[Passage], *, default: str = DEFAULT_LANGUAGE) -> str:
+    """The language most sentences are written in (function words), else `default`."""
+    votes: Counter[str] = Counter()
+    read = 0
+    for passage in passages:
+        for sentence in sentences(passage.text):
+            language = sentence_language(sentence)
+            if language is not None:
+                votes[language] += 1
+            read += 1
+            if read >= LANGUAGE_SAMPLE_SENTENCES:
+                break
+        if read >= LANGUAGE_SAMPLE_SENTENCES:
+            break
+    if not votes:
+        return default
+    language = votes.most_common(1)[0][0]
+    return language if language in SUPPORTED_LANGUAGES else default
+
+
+def retrieve(
+    *,
+    organization_id: object,
+    asset_id: object,
+    queries: Mapping[str, Sequence[str]],
+    on_item: Callable[[int, int], None] | None = None,
+) -> dict[str, list[int]]:
+    """Per item id, the indexes of the asset's passages ranked best for its questions.
+
+    Each question is one hybrid search restricted to the asset; an item's passages are
+    fused over its questions (the sum of each hit's score, so a passage several questions
+    find wins). `on_item(done, total)` after each item (progress).
+    """
+    mode = SearchMode.HYBRID
+    retrieved: dict[str, list[int]] = {}
+    total = len(queries)
+    for done, (item_id, questions) in enumerate(queries.items(), start=1):
+        scores: Counter[int] = Counter()
+        for question in questions:
+            hits, mode = _search(
+                organization_id=organization_id, asset_id=asset_id, query=question, mode=mode
+            )
+            for hit in hits:
+                scores[hit.chunk_index] += hit.score
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+        retrieved[item_id] = [index for index, _score in ranked[:PASSAGES_PER_ITEM]]
+        if on_item is not None:
+            on_item(done, total)
+    return retrieved
+
+
+def _search(
+    *, organization_id: object, asset_id: object, query: str, mode: SearchMode
+) -> tuple[list[SearchHit], SearchMode]:
+    """The hits of one question and the mode to go on with (text once embedding failed)."""
+    try:
+        hits = asset_search(
+            organization_id=organization_id, asset_id=str(asset_id), query=query,
+            k=HITS_PER_QUESTION, mode=mode,
+        )  # fmt: skip
+    except Unavailable as unavailable:
+        if mode is SearchMode.HYBRID and unavailable.code != SEARCH_TIMEOUT:
+            # The embedding service is down: the full-text ranking still finds the words.
+            logger.warning("review retrieval goes on without vectors: %s", unavailable.message)
+            return _search(
+                organization_id=organization_id, asset_id=asset_id, query=query,
+                mode=SearchMode.TEXT,
+            )  # fmt: skip
+        logger.warning("a review retrieval search failed: %s", unavailable.message)
+        return [], mode
+    return hits, mode
