@@ -9,7 +9,7 @@ to no hint for that question, never fails the review.
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from assets.selectors import SearchHit, SearchMode, asset_chunks, asset_search
@@ -75,7 +75,7 @@ def retrieve(
     retrieved: dict[str, list[int]] = {}
     total = len(queries)
     for done, (item_id, questions) in enumerate(queries.items(), start=1):
-        scores: Counter[int] = Counter()
+        scores: defaultdict[int, float] = defaultdict(float)
         for question in questions:
             hits, mode = _search(
                 organization_id=organization_id, asset_id=asset_id, query=question, mode=mode
