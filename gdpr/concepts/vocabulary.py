@@ -144,6 +144,15 @@ def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
     )
 
 
+def compile_concept(scheme_name: str, entry: Mapping[str, Any]) -> Concept:
+    """A concept from data kept elsewhere (`{"code", "terms": {lang: [...]}}`), compiled once.
+
+    For term sets that are not a scheme of `data/` (the review checklists of gdpr.review):
+    the same syntax, folding and matching, never a second matcher.
+    """
+    return _concept(scheme_name, entry)
+
+
 @cache
 def scheme(name: str) -> Scheme:
     """The scheme `name` (`data/<name>.json`), loaded once."""

@@ -51,6 +51,7 @@ DOMAIN_ORDER = (
     "breach_notification",
     "data_subject_request_form",
     "exports",
+    "review",
 )
 TRANSLATED_LANGUAGES = tuple(lang for lang in SUPPORTED_LANGUAGES if lang != DEFAULT_LANGUAGE)
 PROJECT = "legaldocs documents"
