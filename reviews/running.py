@@ -176,7 +176,7 @@ def _review(review: Review, token: str) -> None:
             message="The asset has no text to review (a scan without text, or an empty file).",
         )  # fmt: skip
         return
-    document_language = retrieval.document_language(passages, default=review.language)
+    document_language = retrieval.document_language(passages)
     queries = engine.item_queries(document_type=review.document_type, language=document_language)
     total = len(queries)
     _stage(review_id, token, STAGE_RETRIEVING, done=0, total=total)
