@@ -215,7 +215,7 @@ def _scoped_to_one_asset(sql: str) -> str:
           AND (%(vector_model)s::text IS NULL OR EXISTS (
               SELECT 1 FROM assets_embeddingindex WHERE active_model = %(vector_model)s))
         -- An expression the HNSW index cannot serve: the asset's chunks, ranked exactly.
-        ORDER BY distance + 0
+        ORDER BY (chunk.embedding <=> %(vector)s::vector) + 0
         LIMIT %(candidates)s
     ) nearest_chunks
 ),

@@ -9,14 +9,14 @@ to no hint for that question, never fails the review.
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from assets.selectors import SearchHit, SearchMode, asset_chunks, asset_search
 from common.domain import Unavailable
-from gdpr.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
-from gdpr.i18n.detect import sentence_language, sentences
+from gdpr.review import engine
 from gdpr.review.report import Passage
+from gdpr.review.segments import units_of
 
 logger = logging.getLogger(__name__)
 
@@ -26,8 +26,6 @@ PASSAGES_PER_ITEM = 8
 # The code of a search the database did not finish in time (assets.exceptions): that
 # question gets no hint, the next ones still use vectors.
 SEARCH_TIMEOUT = "SEARCH_TIMEOUT"
-# Sentences read to tell the document's language (its first pages say it).
-LANGUAGE_SAMPLE_SENTENCES = 400
 
 
 def passages_of(*, organization_id: object, asset_id: object) -> list[Passage]:
@@ -38,24 +36,10 @@ def passages_of(*, organization_id: object, asset_id: object) -> list[Passage]:
     ]
 
 
-def document_language(passages: Sequence[Passage], *, default: str = DEFAULT_LANGUAGE) -> str:
-    """The language most sentences are written in (function words), else `default`."""
-    votes: Counter[str] = Counter()
-    read = 0
-    for passage in passages:
-        for sentence in sentences(passage.text):
-            language = sentence_language(sentence)
-            if language is not None:
-                votes[language] += 1
-            read += 1
-            if read >= LANGUAGE_SAMPLE_SENTENCES:
-                break
-        if read >= LANGUAGE_SAMPLE_SENTENCES:
-            break
-    if not votes:
-        return default
-    language = votes.most_common(1)[0][0]
-    return language if language in SUPPORTED_LANGUAGES else default
+def document_language(passages: Sequence[Passage]) -> str:
+    """The language most of the document's sentences are written in (English if none), as
+    the engine tells it: the questions are asked in the language the report will name."""
+    return engine.detect_language(units_of(passages))
 
 
 def retrieve(
@@ -75,7 +59,7 @@ def retrieve(
     retrieved: dict[str, list[int]] = {}
     total = len(queries)
     for done, (item_id, questions) in enumerate(queries.items(), start=1):
-        scores: Counter[int] = Counter()
+        scores: defaultdict[int, float] = defaultdict(float)
         for question in questions:
             hits, mode = _search(
                 organization_id=organization_id, asset_id=asset_id, query=question, mode=mode

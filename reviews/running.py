@@ -176,7 +176,7 @@ def _review(review: Review, token: str) -> None:
             message="The asset has no text to review (a scan without text, or an empty file).",
         )  # fmt: skip
         return
-    document_language = retrieval.document_language(passages, default=review.language)
+    document_language = retrieval.document_language(passages)
     queries = engine.item_queries(document_type=review.document_type, language=document_language)
     total = len(queries)
     _stage(review_id, token, STAGE_RETRIEVING, done=0, total=total)
@@ -235,7 +235,7 @@ def complete(
 ) -> Review | None:
     """Store the report, if `token` still holds the review."""
     with transaction.atomic():
-        review = leases.holding(REVIEW, review_id, token)
+        review: Review | None = leases.holding(REVIEW, review_id, token)
         if review is None:
             return None
         review.status = ReviewStatus.COMPLETED
@@ -253,7 +253,7 @@ def complete(
 def fail(*, review_id: Any, token: str | None, code: str, message: str) -> Review | None:
     """Fail the review, if `token` still holds it (None: whichever attempt)."""
     with transaction.atomic():
-        review = leases.holding(REVIEW, review_id, token)
+        review: Review | None = leases.holding(REVIEW, review_id, token)
         if review is None:
             return None
         _finish_failed(review, code=code, message=message)

@@ -380,6 +380,8 @@ SPECTACULAR_SETTINGS = {
         # The CNIL map zones of the assessment: a risk's level before and after measures.
         "CnilRiskLevelEnum": "legal_documents.serializers.RISK_LEVELS",
         "BreachRiskLevelEnum": "legal_documents.serializers.BREACH_RISK_LEVELS",
+        # What a processing review is doing (reviews.running).
+        "ReviewStageEnum": "reviews.running.STAGES",
     },
 }
 

@@ -23,6 +23,7 @@ import common.domain
 import legal_documents.exceptions
 import register.exceptions
 import register.importing.errors
+import reviews.exceptions
 import webhooks.exceptions
 from common.domain import ContentTooLong, DomainError
 from common.errors import (
@@ -77,6 +78,8 @@ SITUATIONS = [
     (register.importing.errors.RegisterFileType("Neither XLSX nor CSV."), 415,
      "INVALID_FILE_TYPE", {}),
     (register.importing.errors.RegisterFileTooLarge("Too large."), 413, "FILE_TOO_LARGE", {}),
+    (reviews.exceptions.UnknownReviewInput(field="assetId", message="No asset."), 400,
+     "VALIDATION_ERROR", {}),
 ]  # fmt: skip
 
 

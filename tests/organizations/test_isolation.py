@@ -17,6 +17,7 @@ from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage
 from organizations.models import Role
 from register.models import RegisterImport
+from reviews.models import Review
 from tests.assets.factories import AssetFactory
 from tests.conftest import make_caller
 from tests.factories import ClientCompanyFactory, LegalDocumentFactory
@@ -39,6 +40,12 @@ OBJECT_FACTORIES: dict[str, Callable[[Any], Any]] = {
     "transfers": lambda organization: TransferFactory(organization=organization),
     "processing-activities/imports": lambda organization: RegisterImport.objects.create(
         organization=organization, file_name="register.csv"
+    ),
+    "reviews": lambda organization: Review.objects.create(
+        organization=organization,
+        asset=AssetFactory(organization=organization),
+        document_type="DATA_PROCESSING_AGREEMENT",
+        language="en",
     ),
 }
 # Values for path parameters other than the object id (e.g. a version number).

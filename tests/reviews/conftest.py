@@ -34,11 +34,12 @@ def _generous_write_limit(settings) -> None:  # type: ignore[no-untyped-def]
 
 @dataclass
 class ReviewWorker:
-    """What was sent to the review queue: run at once (once `running`), or recorded with
-    its countdown; never the real broker."""
+    """What was sent to the review queue: run at once (once `running`), else kept pending;
+    a task with a countdown is recorded in `delayed`. Never the real broker."""
 
     running: bool = False
     sent: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
     delayed: list[tuple[str, float]] = field(default_factory=list)
 
@@ -49,15 +50,25 @@ class ReviewWorker:
             return
         self.sent.append(review_id)
         if self.running:
-            self.ran.append(review_id)
-            run_review_task.apply(args=[review_id], throw=True)
+            self._run(review_id)
+        else:
+            self.pending.append(review_id)
+
+    def _run(self, review_id: str) -> None:
+        self.ran.append(review_id)
+        run_review_task.apply(args=[review_id], throw=True)
+
+    def run_sent(self) -> None:
+        """The tasks sent and not run yet arrive at a worker."""
+        pending, self.pending = self.pending, []
+        for review_id in pending:
+            self._run(review_id)
 
     def run_delayed(self) -> None:
         """The delayed tasks arrive (their countdown passed)."""
         delayed, self.delayed = self.delayed, []
         for review_id, _countdown in delayed:
-            self.ran.append(review_id)
-            run_review_task.apply(args=[review_id], throw=True)
+            self._run(review_id)
 
 
 @pytest.fixture(autouse=True)
