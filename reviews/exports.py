@@ -25,6 +25,13 @@ from legal_documents.exports.base import slugify_ascii
 from reviews.models import Review
 
 REVIEW_EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx")
+# What `GET /api/v1/reviews/{id}?format=` answers with (its OpenAPI responses list each).
+REVIEW_EXPORT_MEDIA_TYPES: tuple[str, ...] = (
+    "text/markdown",
+    "text/html",
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+)
 
 STATUS_LABELS = {
     "present": N_("Present"),

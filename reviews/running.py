@@ -40,8 +40,9 @@ from common.background import leases
 from common.background.fields import LeaseState
 from gdpr.review import engine
 from gdpr.review.report import ItemResult, ReviewReport, with_verified_quotes
-from reviews import events, retrieval
+from reviews import events, model_check, retrieval
 from reviews.models import Review, ReviewStatus
+from reviews.vendor_link import record_on_vendor
 from reviews.work import REVIEW
 
 logger = logging.getLogger(__name__)
@@ -195,6 +196,21 @@ def _review(review: Review, token: str) -> None:
         report_language=review.language,
         retrieved=retrieved,
     )
+    # Where a language model is configured it is asked as well, on each item's retrieved
+    # passages; its answer is merged with the rules' (reviews.model_check), never instead.
+    by_index = {passage.index: passage for passage in passages}
+    checked = model_check.model_review(
+        document_type=review.document_type,
+        items=report.items,
+        candidates={
+            item_id: [by_index[index] for index in indexes if index in by_index]
+            for item_id, indexes in retrieved.items()
+        },
+        report_language=review.language,
+        document_language=document_language,
+    )
+    if checked is not None:
+        report = replace(report, items=checked, method="rules+model")
     # Every stored quote is the asset's own text, whoever proposed it.
     verified = tuple(with_verified_quotes(item, passages) for item in report.items)
     report = replace(report, items=verified)
@@ -247,6 +263,8 @@ def complete(
         review.document_language = document_language[:8]
         _end(review)
         leases.finish(review)
+        # In the same transaction: the vendor never shows a review that did not complete.
+        record_on_vendor(review)
     return review
 
 

@@ -18,11 +18,14 @@ from audit.services import Actor, record_event
 from common.background import leases
 from gdpr.i18n import COMPLETE_LANGUAGES, DEFAULT_LANGUAGE
 from gdpr.review.engine import REVIEWABLE_TYPES
+from legal_documents.exceptions import ExportFailed, UnsupportedFormat
+from legal_documents.exports import ExportRenderError, UnsupportedExportFormat
 from legal_documents.models import LegalDocument
 from organizations.foreign_ids import UnknownReference
 from organizations.models import Organization
 from register.models import Vendor
 from reviews.exceptions import UnknownReviewInput
+from reviews.exports import ReviewExport, export_review
 from reviews.models import Review
 from reviews.running import STAGE_QUEUED
 from reviews.work import REVIEW
@@ -132,3 +135,17 @@ def _own(model: Any, organization: Organization, pk: Any, *, field: str, object_
             ),
         )
     return found
+
+
+def review_export(*, review: Review, fmt: str) -> ReviewExport:
+    """The review's report as a file (md, html, pdf, docx), with the API's errors.
+
+    Raises UnsupportedFormat (400 VALIDATION_ERROR, naming the formats) and ExportFailed
+    (422 CONVERSION_FAILED) like a document's export.
+    """
+    try:
+        return export_review(review, fmt)
+    except UnsupportedExportFormat as error:
+        raise UnsupportedFormat(str(error)) from error
+    except ExportRenderError as error:
+        raise ExportFailed(str(error), details=error.details) from error

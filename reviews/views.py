@@ -11,15 +11,18 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.negotiation import FileFormatParameter
 from common.pagination import envelope_pagination
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
 from reviews import serializers, services
+from reviews.exports import REVIEW_EXPORT_FORMATS, REVIEW_EXPORT_MEDIA_TYPES
 from reviews.models import Review
 
 UUID_PATTERN = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
@@ -38,6 +41,8 @@ class ReviewViewSet(OrganizationScopedViewSet):
     pagination_class = envelope_pagination("reviews")
     audit_object_type = "review"
     lookup_value_regex = UUID_PATTERN
+    # `?format=` names the report's file format, not a renderer.
+    content_negotiation_class = FileFormatParameter
 
     @extend_schema(
         request=serializers.CreateReviewSerializer,
@@ -102,9 +107,30 @@ class ReviewViewSet(OrganizationScopedViewSet):
         conditions = {FILTERS[name]: value for name, value in filters.items() if value is not None}
         return queryset.filter(**conditions).order_by("-created_at", "-pk")
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=[*REVIEW_EXPORT_FORMATS],  # (`list` is the view here)
+                required=False,
+                description="The report as a file download instead of JSON.",
+            )
+        ],
+        responses={
+            200: serializers.ReviewSerializer,
+            **{
+                (200, media_type): OpenApiResponse(OpenApiTypes.BINARY)
+                for media_type in REVIEW_EXPORT_MEDIA_TYPES
+            },
+        },
+    )
     def retrieve(self, request: Request, pk: str) -> Response | HttpResponse:
         """A review: `status`, `stage`, and once completed its `verdict`, `counts` and `items`
-        (each with verbatim `citations`); `error` once failed. Every role may read it."""
+        (each with verbatim `citations`); `error` once failed. Every role may read it.
+
+        With `?format=md|html|pdf|docx`, the report as a file: each quote with its location
+        (400 for another format, 422 when the renderer fails)."""
         review = self.get_object()
         exported = self.export_response(request, review)
         if exported is not None:
@@ -113,8 +139,13 @@ class ReviewViewSet(OrganizationScopedViewSet):
         return Response(self.get_serializer(review).data)
 
     def export_response(self, request: Request, review: Review) -> HttpResponse | None:
-        """The hook of the report's exports (`?format=`): None answers the JSON review.
-
-        The exports (reviews/exports.py) answer here, auditing `review.export` themselves.
-        """
-        return None
+        """The report as a file for `?format=`, audited as `review.export`; None: no format."""
+        fmt = request.query_params.get("format")
+        if fmt is None:
+            return None
+        exported = services.review_export(review=review, fmt=fmt)
+        self.audit(action="export", obj=review, details={"format": fmt.strip().lower()})
+        response = HttpResponse(exported.content, content_type=exported.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
+        response["Content-Length"] = str(len(exported.content))
+        return response

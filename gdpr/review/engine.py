@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from gdpr.i18n import activate
 from gdpr.i18n.detect import sentence_language
@@ -28,6 +29,7 @@ from gdpr.review.report import (
     with_verified_quotes,
 )
 from gdpr.review.segments import Unit, tighter_quote, units_of
+from gdpr.review.suggestions import suggested_clause
 
 # Document types a review knows a checklist for.
 REVIEWABLE_TYPES: tuple[str, ...] = ("DATA_PROCESSING_AGREEMENT", "PRIVACY_POLICY")
@@ -60,7 +62,8 @@ def review_document(
 
     ``retrieved``: per item id, the indexes of the passages the hybrid search ranked best
     for that item's questions (best first); the rules prefer them for quotes but read every
-    passage, so an item is never `missing` because retrieval ranked it low.
+    passage, so an item is never `missing` because retrieval ranked it low. Each item's
+    suggestion is the clause our own template writes for it, in the report's language.
     """
     rules = checklist(document_type)
     units = units_of(passages)
@@ -69,15 +72,20 @@ def review_document(
     positions = {passage.index: position for position, passage in enumerate(passages)}
     with activate(report_language):
         items = tuple(
-            with_verified_quotes(
-                _decide(
-                    rules,
-                    item,
-                    reader,
+            replace(
+                with_verified_quotes(
+                    _decide(
+                        rules,
+                        item,
+                        reader,
+                        passages,
+                        _ranks(retrieved, item.id, positions),
+                    ),
                     passages,
-                    _ranks(retrieved, item.id, positions),
                 ),
-                passages,
+                suggestion=suggested_clause(
+                    document_type=document_type, item_id=item.id, language=report_language
+                ),
             )
             for item in rules.items
         )

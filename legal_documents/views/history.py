@@ -15,11 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.errors import ApiError
+from common.negotiation import FileFormatParameter
 from legal_documents.exports import EXPORT_FORMATS, EXPORT_MEDIA_TYPES
 from legal_documents.models import DocumentVersion, LegalDocument
 from legal_documents.services.exporting import document_version, legal_document_export
 from legal_documents.versioning import verify_document_chain
-from legal_documents.views.negotiation import FileFormatParameter
 from organizations.viewsets import OrganizationScopedViewSet
 
 

@@ -14,12 +14,12 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.negotiation import FileFormatParameter
 from common.pagination import envelope_pagination
 from legal_documents.models import DocumentationPackage, LegalDocument
 from legal_documents.packages import services as packages
 from legal_documents.packages.index import filtered_documents, index_csv, index_rows
 from legal_documents.serializers import DocumentTypeField
-from legal_documents.views.negotiation import FileFormatParameter
 from organizations.access import request_actor
 from organizations.viewsets import OrganizationScopedViewSet
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
 
-class FileFormatParameter(BaseContentNegotiation):
-    """Always the view's first (JSON) renderer.
+class FileFormatParameter(DefaultContentNegotiation):
+    """Always the view's first (JSON) renderer; request bodies are parsed as by default.
 
     DRF reads `?format=` as a renderer name and answers 404 when none matches; here the
     parameter selects an export format, and the files are sent as plain Django responses.
