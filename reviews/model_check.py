@@ -175,11 +175,10 @@ def model_review(
 
 def _chat() -> Any:
     from langchain_openai import ChatOpenAI
-    from pydantic import SecretStr
 
     return ChatOpenAI(
         model=str(settings.LLM_MODEL),
-        api_key=SecretStr(settings.OPENAI_API_KEY or ""),
+        api_key=settings.OPENAI_API_KEY or "",
         base_url=settings.OPENAI_BASE_URL,
         timeout=settings.LLM_TIMEOUT_SECONDS,
         max_retries=0,  # a failed batch keeps the offline result; the review goes on
