@@ -115,12 +115,18 @@ class AssetAdmin(OrganizationScopedAdmin):
             gettext("Review this document"),
         )
 
+    def _review_fields(self, request: HttpRequest) -> tuple[str, ...]:
+        # Only for who may start a review: a button that answers 403 is no help.
+        return ("review_button",) if self.has_review_permission(request) else ()
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        return (*READ_ONLY_FIELDS, "organization", "review_button") if obj is not None else ()
+        if obj is None:
+            return ()
+        return (*READ_ONLY_FIELDS, "organization", *self._review_fields(request))
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return (
-            ("organization", "review_button", *READ_ONLY_FIELDS)
+            ("organization", *self._review_fields(request), *READ_ONLY_FIELDS)
             if obj is not None
             else ["organization", "upload"]
         )

@@ -153,6 +153,9 @@ def test_an_auditor_reads_reviews_but_starts_none(auditor_staff, dpo):
     assert auditor_staff.client.get(request_url(asset)).status_code == 403
     changelist = auditor_staff.client.get(reverse("admin:assets_asset_changelist"))
     assert "review_document" not in changelist.content.decode()
+    page = auditor_staff.client.get(reverse("admin:assets_asset_change", args=[asset.pk]))
+    assert page.status_code == 200
+    assert request_url(asset) not in page.content.decode()  # no button that answers 403
 
 
 def test_the_asset_page_and_its_action_lead_to_the_review_form(dpo_staff, dpo):
