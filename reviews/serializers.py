@@ -99,13 +99,15 @@ class ReviewSerializer(serializers.ModelSerializer):
     createdAt = serializers.SerializerMethodField()  # noqa: N815
     completedAt = serializers.SerializerMethodField()  # noqa: N815
     error = serializers.SerializerMethodField()
+    rulesetVersion = serializers.SerializerMethodField()  # noqa: N815
+    method = serializers.SerializerMethodField()
 
     class Meta:
         model = Review
         fields = [
             "id", "status", "documentType", "assetId", "vendorId", "language",
             "documentLanguage", "verdict", "counts", "items", "stage", "createdAt",
-            "completedAt", "error",
+            "completedAt", "error", "rulesetVersion", "method",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -151,6 +153,25 @@ class ReviewSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_completedAt(self, review: Review) -> str | None:  # noqa: N802
         return _timestamp(review.completed_at)
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="The checklist's rule set the document was checked against.",
+        )
+    )
+    def get_rulesetVersion(self, review: Review) -> str | None:  # noqa: N802
+        return review.ruleset if self._completed(review) else None
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=["rules", "rules+model"],
+            allow_null=True,
+            help_text="rules: offline only; rules+model: a language model was asked as well.",
+        )
+    )
+    def get_method(self, review: Review) -> str | None:
+        return review.method if self._completed(review) else None
 
     @extend_schema_field(ReviewErrorSerializer(allow_null=True))
     def get_error(self, review: Review) -> dict[str, Any] | None:

@@ -134,6 +134,7 @@ def test_a_processing_review_reads_without_report_and_its_stage(dpo, committed):
         "assetId": str(asset.pk), "vendorId": None, "language": "en",
         "documentLanguage": None, "verdict": None, "counts": None, "items": [],
         "stage": "queued", "createdAt": body["createdAt"], "completedAt": None, "error": None,
+        "rulesetVersion": None, "method": None,
     }  # fmt: skip
     assert body["createdAt"].endswith("Z")
 

@@ -50,9 +50,9 @@ def test_a_review_runs_through_its_task_to_a_report_whose_quotes_are_the_assets_
     assert set(body["items"][0]) == {
         "itemId", "article", "status", "finding", "citations", "suggestion",
     }  # fmt: skip
+    assert (body["rulesetVersion"], body["method"]) == ("review-dpa-2026.1", "rules")
     stored = Review.objects.get(pk=review.pk)
     assert (stored.lease_state, stored.attempts) == (LeaseState.IDLE, 1)
-    assert stored.ruleset and stored.method
 
 
 def test_a_review_of_an_asset_still_processing_waits_and_runs_once_the_asset_completes(
