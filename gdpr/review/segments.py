@@ -103,9 +103,17 @@ _HEADING_KEYWORDS = (
     r"|appendix|anlage|cl[aá]usula|art[ií]culo|clausola|articolo|annexe|allegato|anexo"
     r"|apartado|sezione|paragraph|paragraphe|paragrafo|punto|point"
 )
+# Clauses numbered in words, as Spanish contracts do ("Séptima. Derechos de los interesados",
+# "Cláusula Undécima"); after a keyword, or alone followed by a full stop or a dash.
+_ORDINALS = (
+    r"(?:decimo|d[eé]cimo)?(?:primer[ao]?|segund[ao]|tercer[ao]?|cuart[ao]|quint[ao]|sext[ao]"
+    r"|s[eé]ptim[ao]|octav[ao]|noven[ao])|d[eé]cim[ao]|und[eé]cim[ao]|duod[eé]cim[ao]"
+    r"|vig[eé]sim[ao]"
+)
 _NUMBERED_HEADING = re.compile(
-    rf"^\s*(?:\*\*|__)?(?P<title>(?:§+\s*\d+[a-z]?|(?:{_HEADING_KEYWORDS})\s+[0-9IVXLC]+"
-    r"(?:\.\d+)*\.?[a-z]?|\d{1,3}(?:\.\d+)*[.)]|\d{1,3}(?:\.\d+)+)(?:\s*[-\u2013\u2014:.)]\s*|\s+)?(?P<rest>.*?))\s*(?:\*\*|__)?\s*$",
+    rf"^\s*(?:\*\*|__)?(?P<title>(?:§+\s*\d+[a-z]?|(?:{_ORDINALS})(?=\s*[.\-\u2013\u2014:])"
+    rf"|(?:{_HEADING_KEYWORDS})\s+(?:{_ORDINALS}\b|[0-9IVXLC]+"
+    r"(?:\.\d+)*\.?[a-z]?)|\d{1,3}(?:\.\d+)*[.)]|\d{1,3}(?:\.\d+)+)(?:\s*[-\u2013\u2014:.)]\s*|\s+)?(?P<rest>.*?))\s*(?:\*\*|__)?\s*$",
     re.IGNORECASE,
 )
 _ANCHOR = re.compile(r"\s*\{#[A-Za-z0-9_-]+\}")
@@ -317,10 +325,12 @@ def _continues(previous: str, line: str, width: int) -> bool:
         # "5. End of processing" / "(Art. 28(3)(g)-(h))": a heading wrapped before its
         # references.
         return True
-    if heading_of(previous) is not None:
-        return False
     if first[:1].islower() or last.endswith(","):
+        # Even after a line that reads like a heading: a numbered clause's first line
+        # ("7.1 The Processor takes the measures required by") is one until it goes on.
         return True
+    if heading_of(previous) is not None and len(last) + 1 + len(first) <= width:
+        return False
     full = width > 0 and len(last) + 1 + len(first) > width * _FULL_LINE
     # After a full line, only a numbered clause starts anew ("3. Sub-processors", "7.1 The
     # processor", "Annex II: ..."): "Art. 32 to 36: ..." goes on with the sentence before.

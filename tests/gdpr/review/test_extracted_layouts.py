@@ -150,3 +150,30 @@ def test_an_item_is_quoted_from_its_own_clause_before_an_annex_repeating_its_wor
     assert duration.status is ItemStatus.PRESENT
     assert duration.citations[0].location == "Duration"
     assert is_verbatim(duration.citations[0].quote, passages)
+
+
+def test_a_numbered_clause_whose_first_line_reads_like_a_heading_goes_on_when_wrapped() -> None:
+    page = (
+        "ARTICLE 7 - SECURITY\n"
+        "7.1 The Processor takes the appropriate technical and organisational measures"
+        " required by\n"
+        "Article 32 GDPR to ensure a level of security appropriate to the risk, as listed in"
+        " Sched 2.\n"
+        "7.2 The Processor evaluates these measures at least once a year and adapts them to"
+        " the\n"
+        "technical developments of the state of the art and the risks to the data subjects"
+        " rights.\n"
+    )
+    units = _units(page)
+
+    assert [heading for _text, heading, is_heading in units if is_heading] == [
+        "ARTICLE 7 - SECURITY"
+    ]
+    assert units[1][0].startswith("7.1 The Processor takes") and "Article 32 GDPR" in units[1][0]
+
+
+@pytest.mark.parametrize(
+    "line", ["Séptima. Derechos de los interesados", "Cláusula Undécima - Fin del contrato"]
+)
+def test_a_clause_numbered_in_words_is_a_heading(line: str) -> None:
+    assert heading_of(line) == line
