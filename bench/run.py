@@ -42,6 +42,8 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     ("register_import", "bench_register_import.py", 1800),
     # The tabular work as it is against the same work with pandas (issue 26 item 10): minutes.
     ("tabular_pandas", "bench_tabular_pandas.py", 1800),
+    # A 150 KB DPA uploaded, ingested (hashing) and reviewed 5 times (issue 28): minutes.
+    ("review", "bench_review.py", 1800),
 ]
 
 

@@ -188,8 +188,15 @@ def _decide(
             item, ItemStatus.NOT_APPLICABLE, findings.not_applicable(document_type, item)
         )
 
-    def preferred(unit: Unit) -> tuple[int, int]:
-        return (ranks.get(unit.position, _NEVER), unit.order)
+    # The best quote lies in the item's own clause: a sentence under a heading whose title
+    # names the item's subject ("Confidentiality", "7. Sub-processors"; not its references,
+    # "(Art. 28(3)(c), 32)") comes before the same words
+    # repeated elsewhere (an annex, a summary), then retrieval's ranking, then reading order.
+    subject = item.anchor if item.anchor else (item.facets[0].all[:1] if item.facets else ())
+
+    def preferred(unit: Unit) -> tuple[bool, int, int]:
+        own = bool(subject) and reader.all_named(subject, (), unit.title_folded)
+        return (not own, ranks.get(unit.position, _NEVER), unit.order)
 
     found: dict[str, list[Unit]] = {}
     checks: dict[str, Callable[[str], bool]] = {}
