@@ -85,9 +85,16 @@ class Concept:
     attributes: Mapping[str, Any] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     exceptions: re.Pattern[str] | None = None
+    # The longest word of each term, which the pattern needs literally: a text containing
+    # none of them cannot match, found by substring tests far cheaper than the pattern's
+    # search (measured: a 150 KB contract's review spent 8 of its 14 s in the searches).
+    # None: no shortcut (the pattern decides alone).
+    literals: tuple[str, ...] | None = None
 
     def matches(self, folded: str) -> bool:
         if self.pattern is None:
+            return False
+        if self.literals is not None and not any(word in folded for word in self.literals):
             return False
         if self.exceptions is None:
             return self.pattern.search(folded) is not None
@@ -132,6 +139,9 @@ def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
     every = [term for words in terms.values() for term in words]
     patterns = [_term_pattern(term) for term in every if not term.startswith("!")]
     exceptions = [_term_pattern(term[1:]) for term in every if term.startswith("!")]
+    literals = tuple(
+        dict.fromkeys(max(_term_words(term), key=len) for term in every if not term.startswith("!"))
+    )
     return Concept(
         scheme=scheme,
         code=entry["code"],
@@ -141,6 +151,14 @@ def _concept(scheme: str, entry: Mapping[str, Any]) -> Concept:
         attributes=dict(entry.get("attributes", {})),
         pattern=re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None,
         exceptions=re.compile("|".join(f"(?:{p})" for p in exceptions)) if exceptions else None,
+        literals=literals,
+    )
+
+
+def _term_words(term: str) -> tuple[str, ...]:
+    """The folded words a term's pattern matches literally (as `_term_pattern` reads them)."""
+    return tuple(
+        part for word in term.lstrip("~=").split() if word != "..." for part in fold(word).split()
     )
 
 
