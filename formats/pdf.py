@@ -7,7 +7,8 @@ their segments carry the confidence. The file is read once as long as its pages 
 from the first page that does not, the rest is looked at, the pictures recognised, and the
 reading goes on from that page in OCRmyPDF's output (the same pages, the recognised ones
 with their text). Without OCR, a PDF whose every page is a picture fails with a message that
-says how to enable it; one with some text keeps that text, as before.
+says how to enable it; one with some text (even a few characters over a scan) keeps that
+text, as before.
 """
 
 from __future__ import annotations
@@ -65,9 +66,13 @@ def iter_pdf_segments_with_ocr(path: Path, *, options: OcrOptions | None) -> Ite
     first = pictures[0]
     reason = ocr_unavailable_reason(options)
     if reason is not None or options is None:
-        if len(pictures) == page_count:
+        # The text there is, as without OCR; a file with none at all says how to enable it.
+        found_text = first > 1
+        for segment in _segments_from(path, first=first):
+            found_text = True
+            yield segment
+        if not found_text:
             raise ExtractionFailed(ocr_needed_message(reason or ""))
-        yield from _segments_from(path, first=first)  # the text there is, as without OCR
         return
     with recognised_pages(path, pages=pictures, options=options) as recognised:
         for segment in _segments_from(recognised.path, first=first):
@@ -94,7 +99,7 @@ def _is_picture(document: Any, page_number: int, text: str) -> bool:
     short page of text, or a blank one, is left as it is)."""
     if sum(not character.isspace() for character in text) >= MIN_PAGE_CHARACTERS:
         return False
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # type: ignore[import-untyped]
     import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
     try:
@@ -112,7 +117,7 @@ def _is_picture(document: Any, page_number: int, text: str) -> bool:
 
 @contextlib.contextmanager
 def _opened(path: Path) -> Iterator[Any]:
-    import pypdfium2 as pdfium  # type: ignore[import-untyped]
+    import pypdfium2 as pdfium
 
     try:
         document = pdfium.PdfDocument(path)

@@ -25,6 +25,7 @@ from formats.ocr import OcrOptions, recognised_pages
 from formats.segments import Segment
 from tests.assets.conftest import process, upload
 from tests.assets.samples import pdf_bytes
+from tests.support.debian import require_debian_tool
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,15 @@ GERMAN_LETTER = [
     "Die Vertraulichkeit der Beschäftigten ist gewährleistet.",
 ]
 GERMAN_PHRASE = "dokumentierte Weisung des Verantwortlichen"
+
+
+@pytest.fixture
+def tesseract() -> None:
+    """Tesseract and the German pack, as `make system-deps` installs them (never a skip)."""
+    require_debian_tool("tesseract", "tesseract-ocr")
+    for language in ("deu", "fra", "spa", "ita"):
+        if not Path(f"/usr/share/tesseract-ocr/5/tessdata/{language}.traineddata").exists():
+            pytest.fail(f"run `make system-deps` (as root): tesseract-ocr-{language} is missing")
 
 
 def scanned_pdf(lines: list[str], *, pages: int = 1) -> bytes:
@@ -65,7 +75,7 @@ def text_of(content: bytes) -> str:
 
 
 @pytest.mark.tool
-def test_it_finds_a_scanned_german_pdf_by_a_german_phrase_after_ocr(dpo):
+def test_it_finds_a_scanned_german_pdf_by_a_german_phrase_after_ocr(dpo, tesseract):
     scan = scanned_pdf(GERMAN_LETTER)
     assert text_of(scan).strip() == ""  # a picture: nothing to read without OCR
 
@@ -87,7 +97,9 @@ def test_it_finds_a_scanned_german_pdf_by_a_german_phrase_after_ocr(dpo):
 
 
 @pytest.mark.tool
-def test_it_recognises_only_the_scanned_page_of_a_mixed_pdf_and_keeps_the_page_order(dpo):
+def test_it_recognises_only_the_scanned_page_of_a_mixed_pdf_and_keeps_the_page_order(
+    dpo, tesseract
+):
     writer = PdfWriter()
     for part in (pdf_bytes(["Cover letter of the signed agreement"]), scanned_pdf(GERMAN_LETTER)):
         for page in PdfReader(io.BytesIO(part)).pages:
@@ -142,7 +154,7 @@ def test_without_a_language_pack_the_failure_names_it(dpo, settings):
 
 
 @pytest.mark.tool
-def test_ocr_past_its_time_bound_fails_and_leaves_nothing(tmp_path, monkeypatch):
+def test_ocr_past_its_time_bound_fails_and_leaves_nothing(tmp_path, monkeypatch, tesseract):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     source = tmp_path / "scan.pdf"
     source.write_bytes(scanned_pdf(GERMAN_LETTER, pages=3))
