@@ -3,6 +3,7 @@
 #
 #   docker build -t legaldocs .                           # with the local embedding models
 #   docker build --build-arg EXTRAS= -t legaldocs .       # without (EMBEDDING_PROVIDER=openai)
+#   docker build --build-arg EXTRAS=embeddings,ocr -t legaldocs .   # and OCR of scanned PDFs
 #
 # Stage 1 has the compilers (some dependencies build from source); stage 2 only copies the
 # finished virtualenv and the source tree, and runs as an unprivileged user.
@@ -38,6 +39,9 @@ RUN uv export --frozen --no-dev --no-emit-project --no-header \
        fi
 
 FROM ${PYTHON_IMAGE} AS runtime
+# The builder's EXTRAS (keep the same default): with `ocr`, Tesseract and the language packs
+# of the five document languages (English is in tesseract-ocr) come with OCRmyPDF.
+ARG EXTRAS="embeddings"
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONPATH=/app \
     PYTHONUNBUFFERED=1 \
@@ -58,6 +62,10 @@ RUN apt-get update \
     && apt-get update \
     && apt-get install -y --no-install-recommends postgresql-client-17 \
     && apt-get purge -y --auto-remove curl \
+    && case ",${EXTRAS}," in *,ocr,*) \
+         apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-deu \
+           tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita ;; \
+       esac \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 legaldocs \
     && useradd --system --uid 10001 --gid legaldocs --home-dir /app --no-create-home \

@@ -12,14 +12,19 @@ UV_EXTRAS := $(foreach extra,$(subst $(comma), ,$(EXTRAS)),--extra $(extra))
 # A fresh install of dev,local (empty uv cache, 2 busy cores) took 94 s; later ones are quick.
 INSTALL_MINUTES := 2
 
-# Debian tools some tests drive (executable:package): a browser, the proxy, openssl, and GNU
-# gettext (makemessages/msgfmt: `make messages`, the translations check of lint and tests).
-SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext
+# OCR of scanned PDFs (the `ocr` extra, in `local`): Tesseract and the language packs of the
+# five document languages (English is in tesseract-ocr), checked by their data file. `make
+# test` needs them (tests/assets/test_ocr.py); `make run` installs them where it can.
+TESSDATA := /usr/share/tesseract-ocr/5/tessdata
+OCR_DEPS := tesseract:tesseract-ocr $(foreach lang,deu fra spa ita,$(TESSDATA)/$(lang).traineddata:tesseract-ocr-$(lang))
+# Debian tools some tests drive (executable:package): a browser, the proxy, openssl, GNU gettext
+# (makemessages/msgfmt: `make messages`, the translations check of lint and tests), OCR.
+SYSTEM_DEPS := chromium:chromium caddy:caddy openssl:openssl msgfmt:gettext $(OCR_DEPS)
 # Everything but the tests marked `slow` (tests/conftest.py: a process, a browser, a model,
 # a Debian tool, or measured slow): no root, no system-deps.
 FAST_TIERS := not slow
 
-.PHONY: install lock system-deps run test test-fast lint format messages catalogs bench clean-data e5-engine
+.PHONY: install lock system-deps ocr-deps run test test-fast lint format messages catalogs bench clean-data e5-engine
 
 # --inexact: uv leaves what the lock does not list (pip, uv itself) in the venv.
 # --compile-bytecode: uv writes no .pyc by itself, and where PYTHONDONTWRITEBYTECODE is set
@@ -41,10 +46,13 @@ lock:
 	$(BIN)/uv lock$(if $(PACKAGE), --upgrade-package $(PACKAGE))
 
 # Idempotent and quick when everything is there; apt-get update only when a tool is missing.
+# A pair is executable:package, or /path/of/a/data/file:package.
 system-deps:
 	@missing=""; \
 	for pair in $(SYSTEM_DEPS); do \
-		command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+		tool="$${pair%%:*}"; \
+		case "$$tool" in /*) [ -e "$$tool" ] ;; *) command -v "$$tool" >/dev/null 2>&1 ;; esac \
+			|| missing="$$missing $${pair#*:}"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
@@ -56,7 +64,15 @@ system-deps:
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -qq && apt-get install -y -qq $$missing
 
-run: install
+# `make run`'s system step: OCR's Debian packages where it can install them (root, Debian);
+# elsewhere a note, and the service runs without OCR (a scanned PDF's failure says how).
+ocr-deps:
+	@$(MAKE) --no-print-directory system-deps SYSTEM_DEPS="$(OCR_DEPS)" 2>/dev/null \
+		|| echo "OCR of scanned PDFs is off until Tesseract is installed: run 'make system-deps'" \
+			"as root, or: apt-get install tesseract-ocr tesseract-ocr-deu tesseract-ocr-fra" \
+			"tesseract-ocr-spa tesseract-ocr-ita" >&2
+
+run: install ocr-deps
 	$(BIN)/python -m config.launcher run
 
 test: install system-deps

@@ -28,7 +28,7 @@ from organizations.admin_scoping import OrganizationScopedAdmin, is_auditor
 READ_ONLY_FIELDS = (
     "id", "progress_bar", "original_file_name", "original_file", "converted_file", "file_size",
     "converted_size", "sha256", "media_type", "status", "error_code", "error_message",
-    "error_details", "chunk_count", "embedding_provider", "uploader", "created_at",
+    "error_details", "chunk_count", "embedding_provider", "ocr_summary", "uploader", "created_at",
     "updated_at", "processing_started_at", "completed_at",
 )  # fmt: skip
 # "Review this document" (the reviews app's admin add page, reviews/admin.py).
@@ -104,6 +104,23 @@ class AssetAdmin(OrganizationScopedAdmin):
             format_html(' value="{}"', percent) if percent is not None else "",
             label,
         )
+
+    @admin.display(description=gettext_lazy("Text recognition (OCR)"))
+    def ocr_summary(self, obj: Asset) -> str:
+        # assets/processing/ocr.py: set only when pages of a scanned PDF were recognised.
+        if not obj.ocr or not obj.ocr.get("applied"):
+            return gettext("Not applied")
+        pages = int(obj.ocr.get("pages") or 0)
+        confidence = obj.ocr.get("confidence")
+        return ngettext(
+            "%(pages)d page recognised, mean confidence %(confidence)s (%(languages)s)",
+            "%(pages)d pages recognised, mean confidence %(confidence)s (%(languages)s)",
+            pages,
+        ) % {
+            "pages": pages,
+            "confidence": "—" if confidence is None else f"{round(confidence * 100)} %",
+            "languages": ", ".join(obj.ocr.get("languages") or []),
+        }
 
     @admin.display(description=gettext_lazy("Review"))
     def review_button(self, obj: Asset) -> SafeString:

@@ -40,6 +40,7 @@ from assets.processing import (
     chunk_segments,
 )
 from assets.processing.isolation import ExtractionLimits, isolated_extraction
+from assets.processing.ocr import OcrTally
 from assets.progress import (
     STAGE_CHUNKING,
     STAGE_EMBEDDING,
@@ -53,6 +54,7 @@ from assets.work import ASSET_PROCESSING, lost_while_reading
 from assets.worker import stop_requested
 from common.background import leases
 from common.background.fields import LeaseState
+from formats.ocr import OcrOptions
 from formats.registry import format_of
 
 logger = logging.getLogger(__name__)
@@ -108,7 +110,7 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
     started = time.monotonic()
     kind = FileKind(asset.file_format)
     try:
-        chunk_count, converted_key, converted_size = _write_output(asset, kind)
+        chunk_count, converted_key, converted_size, ocr = _write_output(asset, kind)
     except AttemptSupersededError:
         logger.info("processing of asset %s was taken over by another attempt", asset.pk)
         return None
@@ -148,6 +150,7 @@ def asset_process(*, asset_id: Any, redelivered: bool = False) -> Asset | None:
                 converted_file=converted_key,
                 converted_size=converted_size,
                 embedding_provider=embedding_provider().name,
+                ocr=ocr,
                 processing_stage="",
                 error_code="",
                 error_message="",
@@ -292,8 +295,11 @@ def _holds_lease(asset: Asset) -> bool:
     return leases.holding(ASSET_PROCESSING, asset.pk, _token(asset)) is not None
 
 
-def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
-    """Write chunks (and the converted file); return (chunk count, converted key, size).
+def _write_output(
+    asset: Asset, kind: FileKind
+) -> tuple[int, str, int | None, dict[str, Any] | None]:
+    """Write chunks (and the converted file); return (chunk count, converted key, size, the
+    OCR summary: None unless pages were recognised).
 
     Raises AttemptSupersededError as soon as another attempt holds the asset: every batch is
     written in one transaction with the check that this attempt still holds its lease.
@@ -304,6 +310,8 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
     # The task's soft time limit, kept here too: the threads pool does not enforce it.
     deadline = time.monotonic() + _budget(asset).total_seconds()
     count = 0
+    limits = extraction_limits(file_size=asset.file_size)
+    tally = OcrTally(languages=limits.ocr.languages if limits.ocr else ())
     with ExitStack() as stack:
         path = stack.enter_context(
             local_copy(asset.original_file.name, suffix=Path(asset.original_file.name).suffix)
@@ -312,11 +320,12 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
             isolated_extraction(
                 path,
                 kind,
-                limits=extraction_limits(file_size=asset.file_size),
+                limits=limits,
                 work_directory=_work_directory(),
                 check_interrupt=lambda: _raise_if_stopping(asset.pk),
             )
         )
+        segments = tally.counted(segments)
         asset.progress_started_at = timezone.now()
         _mark_stage(asset, STAGE_CHUNKING)
         converted: IO[str] | None = None
@@ -353,12 +362,12 @@ def _write_output(asset: Asset, kind: FileKind) -> tuple[int, str, int | None]:
                 unwritten.vectors.cancel()
         _mark_stage(asset, STAGE_INDEXING, total=count)
         if converted is None:
-            return count, "", None
+            return count, "", None, tally.summary()
         converted.flush()
         size = Path(converted.name).stat().st_size
         with Path(converted.name).open("rb") as handle:
             key = store_file(converted_key_of(asset, kind), handle)
-        return count, key, size
+        return count, key, size, tally.summary()
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +422,17 @@ def extraction_limits(*, file_size: int | None = None) -> ExtractionLimits:
         timeout_seconds=settings.ASSET_EXTRACTION_TIMEOUT_SECONDS,
         max_sheet_cells=settings.ASSET_XLSX_MAX_CELLS_PER_SHEET,
         max_chars=extracted_text_limit(file_size=file_size),
+        ocr=ocr_options(),
+    )
+
+
+def ocr_options() -> OcrOptions:
+    """How the pictures of a PDF's pages are recognised (the ASSET_OCR_* settings)."""
+    return OcrOptions(
+        enabled=bool(settings.ASSET_OCR_ENABLED),
+        languages=tuple(part for part in str(settings.ASSET_OCR_LANGUAGES).split("+") if part),
+        timeout_seconds=float(settings.ASSET_OCR_TIMEOUT_SECONDS),
+        jobs=int(settings.ASSET_OCR_JOBS),
     )
 
 

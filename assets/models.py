@@ -58,6 +58,9 @@ class Asset(LeasedWork):
     error_details = models.JSONField(null=True, blank=True)
     chunk_count = models.PositiveIntegerField(default=0)
     embedding_provider = models.CharField(max_length=120, blank=True, default="")
+    # Set when pages of a scanned PDF were recognised by OCR (assets/processing/ocr.py):
+    # {"applied": true, "confidence": 0.93, "languages": [...], "pages": 2}; null otherwise.
+    ocr = models.JSONField(null=True, blank=True, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)

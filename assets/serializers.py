@@ -21,14 +21,31 @@ FIND_RESPONSE_SEED_FIELDS = [
 ]  # fmt: skip
 BEYOND_THE_SEED_FIELDS = [
     "fileSize", "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider",
-    "error", "progress", "createdAt", "updatedAt", "completedAt",
+    "ocr", "error", "progress", "createdAt", "updatedAt", "completedAt",
 ]  # fmt: skip
+# What an asset whose pages were all read as text says of OCR.
+NO_OCR = {"applied": False, "confidence": None, "languages": [], "pages": 0}
 
 
 class AssetErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     details = serializers.JSONField(allow_null=True)
+
+
+class AssetOcrSerializer(serializers.Serializer):
+    """Whether pages of a scanned PDF were recognised by OCR (docs/ASSETS.md)."""
+
+    applied = serializers.BooleanField()
+    confidence = serializers.FloatField(
+        allow_null=True,
+        help_text="Tesseract's mean word confidence over the recognised words, 0-1; null "
+        "when OCR was not applied.",
+    )
+    languages = serializers.ListField(
+        child=serializers.CharField(), help_text="Tesseract's languages (eng, deu, ...)."
+    )
+    pages = serializers.IntegerField(help_text="The pages recognised.")
 
 
 class AssetProgressSerializer(serializers.Serializer):
@@ -65,6 +82,7 @@ class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
     convertedSize = serializers.IntegerField(source="converted_size", allow_null=True)  # noqa: N815
     chunkCount = serializers.IntegerField(source="chunk_count")  # noqa: N815
     embeddingProvider = serializers.CharField(source="embedding_provider")  # noqa: N815
+    ocr = serializers.SerializerMethodField()
     error = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     createdAt = serializers.DateTimeField(source="created_at")  # noqa: N815
@@ -75,6 +93,10 @@ class AssetSerializer(OmitEmptyFieldsSerializer, serializers.ModelSerializer):
         model = Asset
         fields = [*FIND_RESPONSE_SEED_FIELDS, *BEYOND_THE_SEED_FIELDS]
         read_only_fields = fields
+
+    @extend_schema_field(AssetOcrSerializer())
+    def get_ocr(self, asset: Asset) -> dict[str, Any]:
+        return {**NO_OCR, **(asset.ocr or {})}
 
     @extend_schema_field(AssetErrorSerializer(allow_null=True))
     def get_error(self, asset: Asset) -> dict[str, Any] | None:

@@ -10,10 +10,12 @@ Contract of :func:`extract_segments`:
 * Office files are checked against zip bombs before a parser opens them;
 * failures raise ExtractionFailed (ConversionFailed, its subclass, for XLSX and HTML);
   nothing else escapes except a programming error;
-* a file that yields no text at all (empty, whitespace only, a scanned PDF without a
-  text layer, a workbook with empty sheets) raises ExtractionFailed("no text found ...")
+* a file that yields no text at all (empty, whitespace only, a workbook with empty sheets,
+  a scanned PDF whose pictures OCR cannot read) raises ExtractionFailed("no text found ...")
   once the stream is exhausted: the asset is FAILED rather than COMPLETED with zero chunks,
   so the user learns that nothing is searchable;
+* with ``ocr``, the pages of a PDF that are pictures are recognised (pdf.py, ocr.py);
+  without, a PDF of pictures only fails at once with a message that says how to enable OCR;
 * with ``max_chars``, the text is counted as it streams: a segment that would take the
   total past it is not yielded, and ExtractionFailed (ConversionFailed for XLSX and HTML)
   says so. A workbook's cells are counted before its CSV is written (xlsx.py): a few bytes
@@ -32,6 +34,7 @@ from pathlib import Path
 from formats.errors import ExtractionFailed, text_limit_message
 from formats.kinds import FileKind
 from formats.limits import DEFAULT_MAX_CELLS_PER_SHEET, ReadLimits, ZipLimits
+from formats.ocr import OcrOptions
 from formats.registry import format_of
 from formats.segments import Segment
 
@@ -45,17 +48,22 @@ def extract_segments(
     max_sheet_cells: int = DEFAULT_MAX_CELLS_PER_SHEET,
     max_chars: int | None = None,
     zip_limits: ZipLimits | None = None,
+    ocr: OcrOptions | None = None,
 ) -> Iterator[Segment]:
     """Yield the text of ``path`` (already detected as ``kind``) as located segments.
 
     Raises ExtractionFailed / ConversionFailed as described in the module docstring (a
     sheet with more than ``max_sheet_cells`` non-empty cells, or text longer than
     ``max_chars`` characters). What was yielded before never passes ``max_chars``. A
-    MemoryError propagates: isolation.py reports it as the memory bound it is.
+    MemoryError propagates: isolation.py reports it as the memory bound it is. ``ocr``: how
+    the pictures of a PDF's pages are recognised (None: they are not).
     """
     declared = format_of(kind)
     limits = ReadLimits(
-        max_sheet_cells=max_sheet_cells, max_chars=max_chars, zip=zip_limits or ZipLimits()
+        max_sheet_cells=max_sheet_cells,
+        max_chars=max_chars,
+        zip=zip_limits or ZipLimits(),
+        ocr=ocr,
     )
     found_text = False
     characters = 0
@@ -67,5 +75,9 @@ def extract_segments(
             found_text = True
         yield segment
     if not found_text:
-        hint = " (a scanned PDF needs OCR, which is not supported)" if kind is FileKind.PDF else ""
+        # A PDF of pictures without OCR failed in pdf.py already: this one's pages were
+        # blank, or OCR recognised nothing on them.
+        hint = (
+            " (no page holds text that could be read or recognised)" if kind is FileKind.PDF else ""
+        )
         raise ExtractionFailed(NO_TEXT_MESSAGE + hint)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from formats.ocr import OcrOptions
+
 # A default fit for real registers and exports; ASSET_XLSX_MAX_CELLS_PER_SHEET overrides.
 DEFAULT_MAX_CELLS_PER_SHEET = 5_000_000
 
@@ -29,11 +31,13 @@ class ZipLimits:
 @dataclass(frozen=True, slots=True)
 class ReadLimits:
     """The bounds of reading a file's text: non-empty cells per sheet, characters of text
-    (None: unbounded), and the container's."""
+    (None: unbounded), and the container's; and how the pages of a PDF that are pictures
+    are recognised (None: they are not, and a PDF of pictures only is "no text found")."""
 
     max_sheet_cells: int = DEFAULT_MAX_CELLS_PER_SHEET
     max_chars: int | None = None
     zip: ZipLimits = field(default_factory=ZipLimits)
+    ocr: OcrOptions | None = None
 
 
 @dataclass(frozen=True, slots=True)

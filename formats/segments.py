@@ -15,3 +15,7 @@ class Segment:
 
     text: str
     location: str | None = None
+    # A page recognised by OCR (formats/ocr.py): Tesseract's mean word confidence (0-1) and
+    # the number of words it is the mean of; None and 0 for text the file holds as text.
+    ocr_confidence: float | None = None
+    ocr_words: int = 0

@@ -19,6 +19,11 @@ BYTES_PER_CHARACTER per character plus room for framing and the last record): a 
 the count, or a parser writing a file of its own, still cannot fill the disk. A write past
 it fails with EFBIG (Python ignores SIGXFSZ; a child killed by the signal counts the same)
 and the file fails with a message that says so, like the memory and time bounds.
+
+OCR of a scanned PDF (formats/ocr.py) runs in the same child, as a process the child starts
+(OCRmyPDF, and Tesseract under it): it inherits the memory bound and has a time bound of its
+own (``OcrOptions.timeout_seconds``), which the child's time bound of a PDF adds to the
+extraction's. The confidence of a recognised page travels with its segment.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from formats.errors import (
     output_limit_message,
 )
 from formats.kinds import FileKind
+from formats.ocr import OcrOptions
 from formats.registry import conversion_target, format_of
 from formats.segments import Segment
 
@@ -73,14 +79,22 @@ INTERRUPT_POLL_SECONDS = 0.5
 @dataclass(frozen=True, slots=True)
 class ExtractionLimits:
     """The bounds of one extraction: address space, wall-clock time, cells per sheet, the
-    characters of text (None: unbounded) and the bytes the child may write (None: derived
-    from ``max_chars``; unbounded without it)."""
+    characters of text (None: unbounded), the bytes the child may write (None: derived
+    from ``max_chars``; unbounded without it), and how a PDF's pictures of pages are
+    recognised (None: they are not)."""
 
     memory_bytes: int
     timeout_seconds: float
     max_sheet_cells: int
     max_chars: int | None = None
     max_output_bytes: int | None = None
+    ocr: OcrOptions | None = None
+
+    def timeout_for(self, kind: FileKind) -> float:
+        """The child's time bound for a file of ``kind``: a PDF's may include OCR's."""
+        if kind is FileKind.PDF and self.ocr is not None and self.ocr.enabled:
+            return self.timeout_seconds + self.ocr.timeout_seconds
+        return self.timeout_seconds
 
     @property
     def output_bytes(self) -> int | None:
@@ -151,16 +165,18 @@ def _run_child(
         kind.value, str(path), str(result_path),
         str(limits.memory_bytes), str(limits.max_sheet_cells), str(os.getpid()),
         _optional(limits.max_chars), _optional(limits.output_bytes),
+        "" if limits.ocr is None else limits.ocr.as_argument(),
     ]  # fmt: skip
     environment = {**os.environ, "PYTHONPATH": _python_path()}
     child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdin=subprocess.DEVNULL)
+    timeout = limits.timeout_for(kind)
     try:
-        returncode = _wait(child, timeout=limits.timeout_seconds, check_interrupt=check_interrupt)
+        returncode = _wait(child, timeout=timeout, check_interrupt=check_interrupt)
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
         raise _limit_failure(
-            kind, f"Reading the file took longer than {limits.timeout_seconds:g} seconds."
+            kind, f"Reading the file took longer than {timeout:g} seconds."
         ) from None
     finally:
         if child.poll() is None:  # interrupted while waiting: never leave the child running
@@ -227,7 +243,12 @@ def _read_segments(result: IO[str], kind: FileKind) -> Iterator[Segment]:
     for line in result:
         record = json.loads(line)
         if "text" in record:
-            yield Segment(record["text"], record["location"])
+            yield Segment(
+                record["text"],
+                record["location"],
+                ocr_confidence=record.get("ocrConfidence"),
+                ocr_words=record.get("ocrWords", 0),
+            )
             continue
         ended = True
         break
@@ -258,6 +279,7 @@ def child_main(arguments: list[str]) -> int:
     """Run in the child: extract, write the result file, return the exit status."""
     kind_name, source, result_path, memory_bytes, max_sheet_cells, parent_pid = arguments[:6]
     max_chars, max_output_bytes = arguments[6:8]
+    ocr = OcrOptions.from_argument(arguments[8]) if len(arguments) > 8 else None
     die_with_parent(int(parent_pid))
     limit = int(memory_bytes)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -272,6 +294,7 @@ def child_main(arguments: list[str]) -> int:
             memory_limit=limit,
             max_sheet_cells=int(max_sheet_cells),
             max_chars=int(max_chars) if max_chars else None,
+            ocr=ocr,
         )
     except OSError as error:
         if error.errno == errno.EFBIG:  # past RLIMIT_FSIZE, even while closing the file
@@ -287,6 +310,7 @@ def _extract_to_result(
     memory_limit: int,
     max_sheet_cells: int,
     max_chars: int | None,
+    ocr: OcrOptions | None = None,
 ) -> int:
     # Imported after the limits are set: the parsers' own allocations count against them.
     from formats.extraction import extract_segments
@@ -294,9 +318,12 @@ def _extract_to_result(
     with result_path.open("w", encoding="utf-8", errors=_RESULT_ERRORS) as output:
         try:
             for segment in extract_segments(
-                source, kind, max_sheet_cells=max_sheet_cells, max_chars=max_chars
+                source, kind, max_sheet_cells=max_sheet_cells, max_chars=max_chars, ocr=ocr
             ):
-                record = {"text": segment.text, "location": segment.location}
+                record: dict[str, Any] = {"text": segment.text, "location": segment.location}
+                if segment.ocr_confidence is not None:
+                    record["ocrConfidence"] = segment.ocr_confidence
+                    record["ocrWords"] = segment.ocr_words
                 output.write(json.dumps(record, ensure_ascii=False))
                 output.write("\n")
             output.write('{"end": true}\n')

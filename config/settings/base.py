@@ -199,6 +199,15 @@ ASSET_XLSX_MAX_CELLS_PER_SHEET = env.int("ASSET_XLSX_MAX_CELLS_PER_SHEET", 5_000
 # 6, a register repeating a 250-character text on 20,000 rows 34.
 ASSET_EXTRACTED_MAX_CHARS = env.int("ASSET_EXTRACTED_MAX_CHARS", 200_000_000, minimum=1000)
 ASSET_EXTRACTED_MAX_RATIO = env.int("ASSET_EXTRACTED_MAX_RATIO", 100, minimum=1)
+# OCR of the pages of a PDF that are pictures (a scan), in the extraction child (formats/ocr.py):
+# it needs the `ocr` extra and Tesseract with its language packs (`make system-deps`); without
+# them, or when turned off, a PDF of pictures only fails with how to enable it. The languages
+# are Tesseract's names joined by "+"; the timeout is OCRmyPDF's for one file (added to the
+# extraction's for a PDF); the jobs are the pages it recognises at once.
+ASSET_OCR_ENABLED = env.bool("ASSET_OCR_ENABLED", default=True)
+ASSET_OCR_LANGUAGES = env.str("ASSET_OCR_LANGUAGES", "eng+deu+fra+spa+ita")
+ASSET_OCR_TIMEOUT_SECONDS = env.int("ASSET_OCR_TIMEOUT_SECONDS", 900, minimum=10)
+ASSET_OCR_JOBS = env.int("ASSET_OCR_JOBS", 1, minimum=1)
 # What a register import reads (register/importing/reading.py): a register is a few sheets
 # of hundreds of rows, and every bound below is far past that, but a crafted file of a few
 # hundred kilobytes could otherwise cost minutes of CPU or gigabytes of memory (issue 25).

@@ -24,7 +24,7 @@ def test_the_find_response_has_the_asset_but_not_its_organization_or_uploader(up
 
     assert set(body) == {
         "id", "originalFileUrl", "originalFileName", "status", "containerName", "fileSize",
-        "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider", "error",
+        "mediaType", "sha256", "convertedSize", "chunkCount", "embeddingProvider", "ocr", "error",
         "progress", "createdAt", "updatedAt", "completedAt",
     }  # fmt: skip
     assert body["status"] == "COMPLETED"

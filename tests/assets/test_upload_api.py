@@ -31,7 +31,7 @@ def test_every_accepted_format_is_uploaded_processed_and_searchable(dpo, name):
     assert set(body) == {
         "id", "originalFileUrl", "originalFileName", "status", "containerName",
         "organizationId", "dpoUserId", "fileSize", "mediaType", "sha256", "convertedSize",
-        "chunkCount", "embeddingProvider", "error", "progress", "createdAt", "updatedAt",
+        "chunkCount", "embeddingProvider", "ocr", "error", "progress", "createdAt", "updatedAt",
         "completedAt", "duplicate",
     }  # fmt: skip
     assert body["status"] == "UPLOADED"

