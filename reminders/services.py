@@ -37,14 +37,6 @@ class Recipient:
     preference: ReminderPreference
 
 
-def member_preference(user: object) -> ReminderPreference:
-    """The member's saved preferences, or the defaults (every kind, English) unsaved."""
-    try:
-        return ReminderPreference.objects.get(user=user)
-    except ReminderPreference.DoesNotExist:
-        return ReminderPreference(user=user)  # type: ignore[misc]
-
-
 def _recipients(organization: Organization) -> list[Recipient]:
     memberships = (
         Membership.objects.filter(organization=organization, user__is_active=True)
@@ -110,7 +102,9 @@ def _send_once(
     return True
 
 
-def _already_sent(organization: Organization, clocks: Iterable[Clock]) -> set[tuple]:
+def _already_sent(
+    organization: Organization, clocks: Iterable[Clock]
+) -> set[tuple[int, str, str, str]]:
     subjects = {clock.subject_id for clock in clocks}
     return set(
         SentReminder.objects.filter(organization=organization, subject_id__in=subjects).values_list(

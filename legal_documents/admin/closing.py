@@ -25,14 +25,16 @@ from organizations.admin_scoping import admin_actor, is_auditor
 )
 def close_clocks(model_admin: Any, request: HttpRequest, queryset: QuerySet) -> None:
     closed = 0
-    for document in queryset.filter(document_type__in=CLOSING_INPUTS).only("pk", "organization_id"):
+    # Ids only: the list's queryset selects related rows that a narrowed query cannot load.
+    selected = list(queryset.values_list("pk", "organization_id", "document_type"))
+    for document_id, organization_id, document_type in selected:
+        if document_type not in CLOSING_INPUTS:
+            continue
         legal_document_close_clock(
-            document_id=document.pk,
-            organization_id=document.organization_id,
-            actor=admin_actor(request),
+            document_id=document_id, organization_id=organization_id, actor=admin_actor(request)
         )
         closed += 1
-    skipped = queryset.count() - closed
+    skipped = len(selected) - closed
     if closed:
         model_admin.message_user(
             request,

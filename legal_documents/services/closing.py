@@ -11,6 +11,7 @@ action). Whoever reads a clock (the register report, the reminders) reads these 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
@@ -40,7 +41,11 @@ def clock_closed_at(document: LegalDocument) -> str | None:
 
 @transaction.atomic
 def legal_document_close_clock(
-    *, document_id: object, organization_id: object, actor: Actor, at: datetime | None = None
+    *,
+    document_id: UUID | str,
+    organization_id: UUID | str,
+    actor: Actor,
+    at: datetime | None = None,
 ) -> LegalDocument:
     """Record that the document's clock is closed at `at` (default now), audited.
 
