@@ -65,7 +65,7 @@ class ReminderPreferenceAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         """Straight to the member's own preferences (the add form the first time)."""
-        if not _is_member(request):
+        if request.method != "GET" or not _is_member(request):
             return super().changelist_view(request, extra_context)
         own = ReminderPreference.objects.filter(user=request.user).first()
         if own is None:
