@@ -21,6 +21,7 @@ PROJECT_APPS: tuple[str, ...] = (
     "assets",
     "webhooks",
     "reviews",
+    "reminders",
 )
 FRAMEWORK_FREE_PACKAGES: tuple[str, ...] = ("gdpr", "formats")
 COMPOSITION_ROOT = "config"

@@ -443,6 +443,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "register.tasks.clean_up_register_imports_task",
         "schedule": 60.0,
     },
+    # The deadline reminders (reminders.services): each sent once, whenever the runs fall.
+    "send-due-reminders": {
+        "task": "reminders.tasks.send_due_reminders_task",
+        "schedule": 300.0,
+    },
 }
 CELERY_TIMEZONE = "UTC"
 # CELERY_BROKER_TRANSPORT_OPTIONS (the visibility timeout) is set below, once the task
@@ -559,6 +564,28 @@ WEBHOOK_RETRY_DELAYS_SECONDS = [
     )
     for delay in env.list("WEBHOOK_RETRY_DELAYS_SECONDS", ["30", "120", "480", "1200", "1800"])
 ]
+
+# --- E-mail: the deadline reminders (reminders/; docs/CONFIGURATION.md "E-mail") ---------
+# With EMAIL_HOST set, mail goes to that SMTP server (compose's staging profile: the Mailpit
+# catcher); without it, into files under DATA_DIR/mail (`make run`), one per message, and
+# the admin's "Reminders sent" shows every reminder either way.
+EMAIL_HOST = env.str("EMAIL_HOST", "") or ""
+EMAIL_PORT = env.int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 30, minimum=1)
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.filebased.EmailBackend",
+)
+EMAIL_FILE_PATH = str(DATA_DIR / "mail")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "legaldocs@localhost")
+# Where members open the admin: the links in the reminders.
+SITE_URL = env.str("SITE_URL", "http://127.0.0.1:8000")
 
 # --- Observability (config/logging.py, common/metrics.py; docs/DEPLOY.md) ----------------
 LOGGING = logging_config(level=env.str("LOG_LEVEL", "INFO"), json_lines=env.bool("LOG_JSON", False))

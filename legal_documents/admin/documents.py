@@ -26,6 +26,7 @@ from common.admin_errors import report_domain_error
 from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
 from legal_documents.admin.assets import asset_search_view
+from legal_documents.admin.closing import ClockClosingAdminMixin
 from legal_documents.admin.flow import DocumentFlowAdminMixin
 from legal_documents.admin.forms import QuestionnaireForm
 from legal_documents.exports import formats_for
@@ -71,7 +72,11 @@ class StaleFilter(admin.SimpleListFilter):
 
 @admin.register(LegalDocument)
 class LegalDocumentAdmin(
-    DocumentFlowAdminMixin, ReadOnlyAdminMixin, OrganizationScopedAdmin, SimpleHistoryAdmin
+    ClockClosingAdminMixin,
+    DocumentFlowAdminMixin,
+    ReadOnlyAdminMixin,
+    OrganizationScopedAdmin,
+    SimpleHistoryAdmin,
 ):
     change_form_template = "admin/legal_documents/legaldocument/document_change_form.html"
     list_display = [

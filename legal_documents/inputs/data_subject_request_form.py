@@ -14,6 +14,9 @@ class DataSubjectRequestFormInputSerializer(DocumentInputSerializer):
     requesterName = TextField()  # noqa: N815
     requesterContact = TextField()  # noqa: N815
     receivedAt = serializers.DateField(required=False)  # noqa: N815
+    # When the request was answered: its Art. 12(3) clock (and its reminders) stops
+    # (legal_documents.services.closing; also set later by the `close` action).
+    answeredAt = serializers.DateTimeField(required=False)  # noqa: N815
     rightsInvoked = serializers.ListField(  # noqa: N815
         child=serializers.ChoiceField(choices=RIGHTS), required=False
     )

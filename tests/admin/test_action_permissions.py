@@ -17,11 +17,13 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.urls import reverse
+from django.utils import timezone
 
 from assets.models import Asset, AssetChunk
 from audit.models import AuditEvent
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from organizations.models import ApiKey
+from reminders.models import ReminderPreference, SentReminder
 from reviews.models import Review
 from tests.factories import ClientCompanyFactory, issue_key
 from tests.register.factories import ProcessingActivityFactory, TransferFactory
@@ -96,6 +98,12 @@ def rows(dpo, document) -> None:  # type: ignore[no-untyped-def]
     Review.objects.create(
         organization=dpo.organization, asset=asset, vendor=transfer.vendor,
         document_type="DATA_PROCESSING_AGREEMENT", language="en",
+    )  # fmt: skip
+    ReminderPreference.objects.create(user=dpo.membership.user)
+    SentReminder.objects.create(
+        organization=dpo.organization, user=dpo.membership.user, kind="stale-documents",
+        subject_id=str(dpo.organization.pk), occurrence="2026-W10", language="en",
+        recipient=dpo.membership.user.email, subject="s", body="b", sent_at=timezone.now(),
     )  # fmt: skip
     assert DocumentVersion.objects.exists() and LegalDocument.objects.exists()
 

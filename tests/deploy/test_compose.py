@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from django.conf import settings
 
-from tests.deploy.conftest import is_one_shot
+from tests.deploy.conftest import ROOT, is_one_shot
 
 WORKER_SERVICES = {
     "worker-generation", "worker-ingestion", "worker-webhooks", "worker-packages",
@@ -87,7 +87,18 @@ def test_workers_and_web_can_be_scaled(services):
 
 def test_only_the_proxy_is_reachable_from_outside(services):
     published = {name for name, service in services.items() if service.get("ports")}
-    assert published == {"proxy"}
+    assert published == {"proxy", "mailpit"}
+    # The staging mail catcher's web page: on the host's loopback only.
+    assert all(port.startswith("127.0.0.1:") for port in services["mailpit"]["ports"])
+
+
+def test_the_mail_catcher_is_for_staging_and_takes_the_smtp_settings(services):
+    mailpit = services["mailpit"]
+    assert mailpit["profiles"] == ["staging"]
+    assert mailpit["image"].startswith("axllent/mailpit:v")
+    assert "1025" in mailpit["expose"]  # SMTP, inside the compose network
+    example = (ROOT / ".env.example").read_text()
+    assert "EMAIL_HOST=mailpit" in example and "EMAIL_PORT=1025" in example
 
 
 def test_the_data_services_keep_their_data_in_volumes(compose, services):
