@@ -15,7 +15,7 @@ from lxml import html as lxml_html
 
 import gdpr
 from gdpr.composition.assessments.risk_map import LIKELIHOOD_COLUMNS, SEVERITY_ROWS
-from gdpr.composition.assessments.risk_scale import risk_level
+from gdpr.composition.assessments.risk_scale import SCALE_LABELS, risk_level
 from gdpr.i18n import SUPPORTED_LANGUAGES, activate
 from legal_documents.exports import ExportMeta, export_document
 from legal_documents.exports.risk_map import ZONE_COLOURS, marker_glyph
@@ -171,36 +171,63 @@ def _map_page(pdf: pypdfium2.PdfDocument) -> int:
     raise AssertionError("no page of the PDF shows the risk map's markers")
 
 
-def test_the_pdf_draws_the_zones_and_each_marker_on_the_colour_of_its_zone(english_dpia):
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, start = [], text.find(needle)
+    while start != -1:
+        found.append(start)
+        start = text.find(needle, start + 1)
+    return found
+
+
+def test_the_pdf_draws_the_zones_and_each_marker_in_its_row_column_and_zone(english_dpia):
     pdf = pypdfium2.PdfDocument(exported(english_dpia, "pdf"))
     page = pdf[_map_page(pdf)]
     image = page.render(scale=_SCALE).to_pil().convert("RGB")
     text = page.get_textpage()
     height = page.get_height()
+    characters = [text.get_text_range(index, 1) for index in range(text.count_chars())]
+    page_text = "".join(characters)
 
     colours = image.getcolors(maxcolors=1 << 20) or []
     for zone in ("low", "medium (likely)", "high"):
         painted = sum(count for count, pixel in colours if _close(pixel, ZONE_COLOURS[zone]))
         assert painted > 20_000, zone  # at least two cells' worth of pixels (~40 x 40 pt each)
 
-    glyph_zones = {}
-    for index in range(text.count_chars()):
-        character = text.get_text_range(index, 1)
+    # The axis labels ("3 Significant"): the row's on the left, the column's under the grid.
+    rows, columns = {}, {}
+    for value, label in SCALE_LABELS.items():
+        needle = f"{value} {label}"
+        spans = sorted(
+            (text.get_charbox(index), text.get_charbox(index + len(needle) - 1))
+            for index in _occurrences(page_text, needle)
+        )
+        assert len(spans) == 2, (value, spans)
+        (row_start, _row_end), (column_start, column_end) = spans  # the row's is leftmost
+        rows[value] = (row_start[1] + row_start[3]) / 2
+        columns[value] = (column_start[0] + column_end[2]) / 2
+
+    placed = {}
+    for index, character in enumerate(characters):
         for number, (before, after) in FULL_POSITIONS.items():
             for stage, (severity, likelihood) in (("before", before), ("after", after)):
-                if character == marker_glyph(number, stage):
-                    left, _bottom, right, top = text.get_charbox(index)
-                    # The cell's fill just above the glyph, inside the cell.
-                    x, y = (left + right) / 2 * _SCALE, (height - top - 3) * _SCALE
-                    pixel = image.getpixel((int(x), int(y)))
-                    glyph_zones.setdefault((number, stage), []).append(
-                        _close(pixel, ZONE_COLOURS[risk_level(severity, likelihood)])
-                    )
-    # Each marker is in the grid once on a cell of its zone (the key below repeats ① and ❶
-    # on white: those are the `False`s).
-    for number in FULL_POSITIONS:
-        for stage in ("before", "after"):
-            assert glyph_zones[(number, stage)].count(True) == 1, (number, stage)
+                if character != marker_glyph(number, stage):
+                    continue
+                left, bottom, right, top = text.get_charbox(index)
+                # The cell's fill just above the glyph, inside the cell.
+                pixel = image.getpixel(
+                    (int((left + right) / 2 * _SCALE), int((height - top - 3) * _SCALE))
+                )
+                if not _close(pixel, ZONE_COLOURS[risk_level(severity, likelihood)]):
+                    continue  # the key under the grid repeats ① and ❶ on white
+                middle_y, middle_x = (bottom + top) / 2, (left + right) / 2
+                row = min(rows, key=lambda value: abs(rows[value] - middle_y))
+                column = min(columns, key=lambda value: abs(columns[value] - middle_x))
+                placed.setdefault((number, stage), []).append((row, column))
+    assert placed == {
+        (number, stage): [positions[which]]
+        for number, positions in FULL_POSITIONS.items()
+        for stage, which in (("before", 0), ("after", 1))
+    }
 
 
 # -- DOCX: a table of shaded cells -----------------------------------------------------------
