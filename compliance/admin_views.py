@@ -16,6 +16,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from audit.services import record_event
+from compliance.breach_clock import breach_clock
 from compliance.report import (
     SEVERITIES,
     ReportItem,
@@ -115,6 +116,7 @@ def start_page_view(request: HttpRequest) -> HttpResponse:
             "url": reverse("admin:legal_documents_legaldocument_change", args=[breach.document.id]),
             "deadline": deadline,
             "hours_left": deadline.hours_remaining,
+            "clock": breach_clock(deadline),
         }
         for breach, deadline in sorted(
             breach_deadlines(breaches=basis.breaches, now=now), key=lambda pair: pair[1].deadline

@@ -29,6 +29,7 @@ from legal_documents.admin.assets import asset_search_view
 from legal_documents.admin.closing import ClockClosingAdminMixin
 from legal_documents.admin.flow import DocumentFlowAdminMixin
 from legal_documents.admin.forms import QuestionnaireForm
+from legal_documents.admin.risk_map import document_risk_map
 from legal_documents.exports import formats_for
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
 from legal_documents.packages import services as packages
@@ -188,6 +189,7 @@ class LegalDocumentAdmin(
         questionnaire: QuestionnaireForm | None = (extra_context or {}).get("questionnaire")
         context = {**(extra_context or {}), **self.flow_context(request, document, questionnaire)}
         context["title"] = f"{context['spec'].title} — {document.get_status_display()}"
+        context["risk_map"] = document_risk_map(document)
         return super().changeform_view(request, object_id, form_url, context)
 
     # -- history: scoped, audited, never reverted ------------------------------------------------

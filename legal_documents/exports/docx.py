@@ -29,6 +29,8 @@ from legal_documents.exports.base import (
     shows_no_ruleset,
 )
 from legal_documents.exports.docx_fonts import embed_fonts
+from legal_documents.exports.risk_map import MarkedMarkdown, mark_risk_map
+from legal_documents.exports.risk_map_docx import add_risk_map
 from legal_documents.rendering import strip_heading_anchors
 
 # The same dialect as legal_documents.rendering (CommonMark + tables, raw HTML shown as
@@ -76,8 +78,10 @@ def _cell_alignment(token: Token) -> str | None:
 class _DocxBuilder:
     """Turns one token stream into paragraphs and tables of `document`."""
 
-    def __init__(self, document: DocxDocument) -> None:
+    def __init__(self, document: DocxDocument, risk_map: MarkedMarkdown | None = None) -> None:
         self.document = document
+        # The token paragraph where a DPIA's risk map goes (exports/risk_map.py).
+        self.risk_map = risk_map
         self.lists: list[_ListState] = []
         self.blockquote_depth = 0
         self.table: _TableState | None = None
@@ -97,6 +101,9 @@ class _DocxBuilder:
     def _on_inline(self, token: Token) -> None:
         if self.table is not None:
             self.table.rows[-1].append((token, self.table.cell_header, self.table.cell_align))
+            return
+        if self.risk_map is not None and not self.lists and token.content == self.risk_map.token:
+            add_risk_map(self.document, self.risk_map.risk_map)
             return
         if self.pending_heading_level is not None:
             paragraph = self.document.add_paragraph(style=f"Heading {self.pending_heading_level}")
@@ -317,8 +324,12 @@ def render_docx(markdown: str, meta: ExportMeta) -> bytes:
     _set_text_language(document, meta.language)
     embed_fonts(document)
     _add_title_block(document, meta)
+    # A DPIA's risk map goes after its risks tables, where a token paragraph marks the place.
+    marked = mark_risk_map(markdown, meta.document_type)
+    if marked is not None:
+        markdown = marked.markdown
     # Item anchors `{#id}` are for the completeness check, not for readers (as in HTML/text).
-    _DocxBuilder(document).build(_PARSER.parse(strip_heading_anchors(markdown)))
+    _DocxBuilder(document, marked).build(_PARSER.parse(strip_heading_anchors(markdown)))
     output = io.BytesIO()
     document.save(output)
     return output.getvalue()

@@ -10,7 +10,7 @@ from html import escape
 
 from gdpr.i18n import _
 from legal_documents.exports.base import HASH_LABEL, ExportMeta, metadata_rows
-from legal_documents.rendering import markdown_to_safe_html
+from legal_documents.exports.risk_map import body_with_risk_map, risk_map_figure
 
 # The file is opened from disk or an e-mail, outside the API's own headers: the policy
 # travels inside it. Inline styles are all it needs; scripts stay blocked even if one ever
@@ -56,6 +56,13 @@ body {
 .document-body pre { background: #f4f6f8; padding: 0.75em; overflow-x: auto;
   white-space: pre-wrap; }
 .document-body a { color: #1f3a5f; }
+.risk-map { margin: 1em 0 1.5em; break-inside: avoid; page-break-inside: avoid; }
+.risk-map figcaption { font-weight: bold; color: #1f3a5f; margin-bottom: 0.4em; }
+.risk-map-grid { display: block; width: 100%; max-width: 36rem; height: auto; }
+.risk-map-key { margin: 0.3em 0; font-size: 0.85rem; }
+.risk-map-key-item { margin-right: 1.2em; white-space: nowrap; }
+.risk-map-key svg { vertical-align: middle; }
+.risk-map-risks { margin: 0.4em 0 0; font-size: 0.85rem; }
 @page { size: A4; margin: 20mm 18mm 22mm; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10.5pt; }
@@ -82,7 +89,8 @@ def render_html(markdown: str, meta: ExportMeta) -> str:
     """A complete HTML5 page: header block with the metadata, then the sanitized body.
 
     Every metadata value is HTML-escaped; the body comes from `markdown_to_safe_html`, so raw
-    HTML in the Markdown is shown as text and nothing active reaches the page.
+    HTML in the Markdown is shown as text and nothing active reaches the page. A DPIA gets
+    its risk map (inline SVG) after its risks tables.
     """
     title = f"{meta.document_title} v{int(meta.version)} \N{EM DASH} {meta.organization_name}"
     return f"""<!DOCTYPE html>
@@ -104,7 +112,7 @@ def render_html(markdown: str, meta: ExportMeta) -> str:
 </table>
 </header>
 <main class="document-body">
-{markdown_to_safe_html(markdown)}
+{body_with_risk_map(markdown, meta.document_type, draw=risk_map_figure)}
 </main>
 </body>
 </html>

@@ -20,7 +20,11 @@ from xhtml2pdf.config.resources import ResourceAccessPolicy
 from gdpr.i18n import _
 from legal_documents.exports.base import LOCALE_TAGS, STAGE_LABELS, ExportMeta, ExportRenderError
 from legal_documents.exports.html import metadata_table_html
-from legal_documents.rendering import markdown_to_safe_html
+from legal_documents.exports.risk_map import (
+    MARKER_COLOUR,
+    body_with_risk_map,
+    risk_map_print_table,
+)
 
 # Resolved from this file, not the working directory: Celery workers, tests and
 # `manage.py` all start from different places.
@@ -87,6 +91,21 @@ thead th {{ background-color: #e8edf3; font-weight: bold; }}
 blockquote {{ margin: 4pt 0 8pt 12pt; color: #444444; }}
 pre {{ font-size: 8.5pt; background-color: #f4f6f8; padding: 6pt; }}
 code {{ font-size: 9pt; }}
+.risk-map-title {{ font-weight: bold; color: #1f3a5f; margin: 8pt 0 2pt 0;
+  -pdf-keep-with-next: true; }}
+.risk-map-axis {{ font-size: 8.5pt; font-weight: bold; margin: 0 0 2pt 0;
+  -pdf-keep-with-next: true; }}
+.risk-map-axis-x {{ text-align: right; margin: 2pt 0 4pt 0; }}
+table.risk-map-grid {{ width: 100%; margin: 0; }}
+table.risk-map-grid td.risk-map-cell {{ border: 1.5pt solid #ffffff; height: 1.5cm;
+  width: 20%; font-size: 15pt; text-align: center; vertical-align: middle;
+  color: {MARKER_COLOUR}; padding: 2pt; }}
+table.risk-map-grid th {{ border: none; background-color: #ffffff; font-size: 8pt;
+  font-weight: normal; vertical-align: middle; }}
+table.risk-map-grid th.risk-map-tick {{ width: 20%; text-align: right; padding-right: 6pt; }}
+table.risk-map-grid th.risk-map-tick-x {{ text-align: center; }}
+.risk-map-key {{ font-size: 8.5pt; margin: 0 0 2pt 0; }}
+ul.risk-map-risks {{ font-size: 8.5pt; }}
 #page-footer {{ font-size: 8pt; color: #666666; }}
 .title-organization {{ font-size: 13pt; color: #1f3a5f; margin: 6cm 0 8pt 0; }}
 .title-document {{ font-size: 24pt; font-weight: bold; margin: 0 0 24pt 0; line-height: 1.2; }}
@@ -105,7 +124,7 @@ pdftoc.pdftoclevel1, pdftoc.pdftoclevel2 {{ font-weight: normal; margin-top: 0; 
 def _print_html(markdown: str, meta: ExportMeta) -> str:
     # The title page and the contents heading are paragraphs, not <h1>: only the document's
     # own headings belong in the table of contents and the PDF outline.
-    body = markdown_to_safe_html(markdown)
+    body = body_with_risk_map(markdown, meta.document_type, draw=risk_map_print_table)
     # repeat="1" repeats a long table's header row on every page it spans. The body is the
     # sanitizer's output, where a literal "<table>" can only be a tag (text "<" is escaped).
     body = body.replace("<table>", '<table repeat="1">')

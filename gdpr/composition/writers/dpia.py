@@ -374,6 +374,11 @@ def _necessity_per_purpose(context: CompositionContext) -> str | None:
     )
 
 
+# The columns the risk map is read from (writers/dpia_risk_tables.py): one name, one place.
+POSITION_HEADER = N_("Position on the map")
+RESIDUAL_POSITION_HEADER = N_("Residual position")
+
+
 def write_risks(context: CompositionContext) -> str:
     missing = _risks_known(context)
     if missing:
@@ -404,10 +409,10 @@ def write_risks(context: CompositionContext) -> str:
     headers = (
         _("Severity"),
         _("Likelihood"),
-        _("Position on the map"),
+        _(POSITION_HEADER),
         _("Residual severity"),
         _("Residual likelihood"),
-        _("Residual position"),
+        _(RESIDUAL_POSITION_HEADER),
     )
 
     def rows(risks: tuple[RiskRating, ...]) -> list[tuple[str, ...]]:
