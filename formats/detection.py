@@ -15,7 +15,9 @@ it. Contract of :func:`detect_file_type`:
   Office files and ``application/vnd.ms-excel`` for CSV (Windows browsers send it);
 * a password-protected Office file (an OLE2 "EncryptedPackage", not a ZIP) is refused
   with a message that says so; legacy binary .doc/.xls/.ppt (also OLE2) are refused too;
-* a macro-enabled Office file (DOCM/XLSM/PPTM content) is refused even when renamed.
+* a macro-enabled Office file (DOCM/XLSM/PPTM content) is refused even when renamed;
+* an OpenDocument spreadsheet (a ZIP whose ``mimetype`` member names it) is ODS, a format
+  read as rows only: accepted for the register import (``as_rows``), refused for an upload.
 
 Only the first 8 KiB and, for ZIPs, the central directory and ``[Content_Types].xml`` are
 read. No failure other than InvalidFileType escapes (an unreadable path raises OSError).
@@ -56,20 +58,29 @@ _BINARY_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 def detect_file_type(
-    path: Source, *, declared_name: str, declared_content_type: str | None
+    path: Source,
+    *,
+    declared_name: str,
+    declared_content_type: str | None,
+    as_rows: bool = False,
 ) -> FileKind:
     """Return the file's kind (``kind.media_type`` is its canonical media type).
 
     ``path`` is the file, or its bytes. Raises InvalidFileType when the content is not an
     accepted format or contradicts the declared extension or media type; see the module
-    docstring for the exact rules.
+    docstring for the exact rules. Formats read as rows only (ODS) are accepted only when
+    the caller reads the file ``as_rows`` (the register import), never for an asset upload.
     """
     extension = PurePath(declared_name).suffix.lower()
     declared = format_by_extension(extension) if extension else None
     if extension and declared is None:
         raise InvalidFileType(f"file extension {extension!r} is not an accepted format")
+    if declared is not None and declared.rows_only and not as_rows:
+        raise _rows_only(declared)
 
     content = _format_from_content(path)
+    if content is not None and content.rows_only and not as_rows:
+        raise _rows_only(content)
     if content is None:
         # Text: the extension says which text kind; without one, look for markup.
         if declared is None:
@@ -93,6 +104,13 @@ def detect_file_type(
             f"({kind.value.upper()})"
         )
     return kind
+
+
+def _rows_only(declared: Format) -> InvalidFileType:
+    return InvalidFileType(
+        f"{declared.name} files are read by the register import only; save the file as"
+        " XLSX to upload it"
+    )
 
 
 def _normalise_media_type(content_type: str | None) -> str:
@@ -132,13 +150,29 @@ def _office_format_of_zip(path: Source) -> Format:
             f"damaged or truncated ZIP container: {error}", damaged=True
         ) from error
     if content_types is None:
-        raise InvalidFileType("ZIP archive is not an Office Open XML document")
+        return _open_document_format(path)
     for declared in all_formats():
         if declared.zip_main_part is not None and declared.zip_main_part in names:
             if _MACRO_ENABLED.search(content_types):
                 raise InvalidFileType("macro-enabled Office documents are not accepted")
             return declared
     raise InvalidFileType("ZIP archive is not a DOCX, XLSX or PPTX document")
+
+
+def _open_document_format(path: Source) -> Format:
+    """The format an OpenDocument container names in its ``mimetype`` member (ODS)."""
+    try:
+        with zipfile.ZipFile(zip_input(path)) as archive:
+            mimetype = _read_bounded_member(archive, "mimetype")
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise InvalidFileType(
+            f"damaged or truncated ZIP container: {error}", damaged=True
+        ) from error
+    named = (mimetype or b"").strip().decode("ascii", "replace")
+    for declared in all_formats():
+        if declared.zip_mimetype is not None and declared.zip_mimetype == named:
+            return declared
+    raise InvalidFileType("ZIP archive is not an Office Open XML document")
 
 
 def _read_bounded_member(archive: zipfile.ZipFile, name: str) -> bytes | None:

@@ -12,6 +12,8 @@ class FileKind(StrEnum):
     PDF = "pdf"
     DOCX = "docx"
     XLSX = "xlsx"
+    # Read by the register import only (formats.ods: rows_only).
+    ODS = "ods"
     PPTX = "pptx"
     CSV = "csv"
     TXT = "txt"

@@ -30,7 +30,9 @@ from formats.source import Source
 from formats.tabular import Sheet
 
 # The modules that declare the formats, each with its FORMATS.
-_FORMAT_MODULES = ("formats.pdf", "formats.office", "formats.xlsx", "formats.text", "formats.html")
+_FORMAT_MODULES = (
+    "formats.pdf", "formats.office", "formats.xlsx", "formats.ods", "formats.text", "formats.html",
+)  # fmt: skip
 
 Reader = Callable[[Path, ReadLimits], Iterator[Segment]]
 RowReader = Callable[[Source, str, RowLimits], list[Sheet]]
@@ -64,6 +66,11 @@ class Format:
     signature: Callable[[bytes], bool] | None = None
     # The part an Office Open XML container of this format holds ("word/document.xml").
     zip_main_part: str | None = None
+    # The ``mimetype`` member an OpenDocument container of this format holds.
+    zip_mimetype: str | None = None
+    # Read as rows only (the register import): detected only for a caller reading rows, so
+    # that an asset upload refuses it (detection.py).
+    rows_only: bool = False
     conversion: Conversion | None = None
     read_rows: RowReader | None = None
     label: str = field(default="")

@@ -48,7 +48,7 @@ class RegisterUploadForm(forms.Form):
     file = forms.FileField(
         label=_("Register (XLSX or CSV)"),
         help_text=_("Columns are recognised by their headers in English, German or French."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.csv,text/csv"}),
+        widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.ods,.csv,text/csv"}),
     )
 
 

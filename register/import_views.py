@@ -30,7 +30,7 @@ from register.models import ImportStatus, RegisterImport
 
 class RegisterImportSerializer(serializers.Serializer):
     file = serializers.FileField(
-        required=False, help_text="The register as XLSX or CSV (multipart/form-data)."
+        required=False, help_text="The register as XLSX, ODS or CSV (multipart/form-data)."
     )
     assetId = serializers.UUIDField(  # noqa: N815 - the API's field name
         required=False, help_text="An uploaded XLSX or CSV asset of your organization."

@@ -46,6 +46,18 @@ class ExportMeta:
     # title block shows these (label, value) rows, labels already in the file's language,
     # instead of the version's, and its PDF footer names no version.
     title_rows: tuple[tuple[str, str], ...] = ()
+    # The record of processing's XLSX: the register entries it was written from, as cells
+    # (register.importing.cells), so that the spreadsheet imports back losslessly.
+    register: RegisterCells | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterCells:
+    """Register entries as the cells of their rows: field name -> text or date (`role` and
+    `dpa_status` as codes, which the XLSX writes as labels in the document's language)."""
+
+    activities: tuple[dict[str, object], ...] = ()
+    vendors: tuple[dict[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,21 @@
-"""The record of processing as a spreadsheet: what supervisory authorities often receive.
+"""The record of processing as a spreadsheet: what supervisory authorities often receive, and
+what a DPO edits in Excel or LibreOffice and imports again.
 
-Read from the document's Markdown like every other export (so manual edits are in it):
-one row per processing activity (a level-2 section holding the Art. 30(1)(b) item, or the
-whole document for a record of one activity) with the Art. 30(1)(a)-(g) columns; a
-"Processors" sheet with the Art. 30(2) part, one row per activity carried out as processor;
-an "About" sheet with the document's metadata (version, SHA-256 of the Markdown).
+Every header and sheet name is in the document's language. A record written from the
+register (`ExportMeta.register`) has one row per processing activity with the register's
+values, one column per field (the Art. 30(1)(a)-(g) columns and the register's others), in
+the cells the register import reads back (register.importing.cells): export, edit one cell,
+import, and exactly that field of that entry changes. Its "Register ID" column matches each
+row to its entry. A "Vendors" sheet holds the vendors the record names, the same way.
+
+A record written from its create body alone (no register) is read from the document's
+Markdown, as every other export (so manual edits are in it): one row per processing activity
+(a level-2 section holding the Art. 30(1)(b) item, or the whole document for a record of one
+activity) with the Art. 30(1)(a)-(g) texts.
+
+Both have a "Processors" sheet with the Art. 30(2) part, one row per activity carried out as
+processor, and an "About" sheet with the document's metadata (version, SHA-256 of the
+Markdown).
 """
 
 from __future__ import annotations
@@ -17,24 +28,92 @@ from collections.abc import Callable
 from gdpr.composition.completeness import item_blocks
 from gdpr.composition.markdown import HEADING_PATTERN
 from gdpr.composition.register import ACTIVITY_SECTION_PREFIX
-from gdpr.i18n import in_every_language
-from legal_documents.exports.base import ExportMeta, ExportRenderError, metadata_rows
+from gdpr.i18n import N_, _, in_every_language
+from legal_documents.exports.base import (
+    ExportMeta,
+    ExportRenderError,
+    RegisterCells,
+    metadata_rows,
+)
 from legal_documents.rendering import markdown_to_text
 
 # Excel's limit per cell.
 MAX_CELL = 32_767
+# The columns of a record read from its Markdown: header, item id.
 COLUMNS = (
-    ("Processing activity", None),
-    ("(a) Controller, joint controllers, representative, DPO", "a-controller"),
-    ("(b) Purposes", "b-purposes"),
-    ("Legal basis (Art. 6(1))", "purpose-basis"),
-    ("(c) Data subjects and personal data", "c-categories"),
-    ("Special categories (Art. 9, 10)", "special-categories"),
-    ("(d) Recipients", "d-recipients"),
-    ("(e) Transfers to third countries", "e-transfers"),
-    ("(f) Time limits for erasure", "f-erasure"),
-    ("(g) Technical and organisational measures", "g-security"),
+    (N_("Processing activity"), None),
+    (N_("(a) Controller, joint controllers, representative, DPO"), "a-controller"),
+    (N_("(b) Purposes"), "b-purposes"),
+    (N_("Legal basis (Art. 6(1))"), "purpose-basis"),
+    (N_("(c) Data subjects and personal data"), "c-categories"),
+    (N_("Special categories (Art. 9, 10)"), "special-categories"),
+    (N_("(d) Recipients"), "d-recipients"),
+    (N_("(e) Transfers to third countries"), "e-transfers"),
+    (N_("(f) Time limits for erasure"), "f-erasure"),
+    (N_("(g) Technical and organisational measures"), "g-security"),
 )
+# The columns of a record written from the register: field, header. Every header, in every
+# language, is a name the register import knows (register/importing/header_synonyms.json).
+ACTIVITY_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("name", N_("Processing activity")),
+    ("controller", N_("(a) Controller, joint controllers, representative, DPO")),
+    ("purposes", N_("(b) Purposes")),
+    ("legal_bases", N_("Legal basis (Art. 6(1))")),
+    ("data_subjects", N_("(c) Data subjects")),
+    ("data_categories", N_("(c) Categories of personal data")),
+    ("special_categories", N_("Special categories (Art. 9, 10)")),
+    ("art9_conditions", N_("Art. 9(2) condition")),
+    ("recipients", N_("(d) Recipients")),
+    ("third_countries", N_("(e) Transfers to third countries")),
+    ("safeguards", N_("Safeguards (Art. 46, 49)")),
+    ("retention", N_("(f) Time limits for erasure")),
+    ("security_measures", N_("(g) Technical and organisational measures")),
+    ("description", N_("Description")),
+    ("reference", N_("Reference")),
+    ("systems", N_("Systems")),
+    ("owner", N_("Owner")),
+    ("role", N_("Role")),
+    ("joint_controllers", N_("Joint controllers")),
+    ("consent_withdrawal", N_("Consent withdrawal")),
+    ("next_review_date", N_("Next review")),
+    ("entry_id", N_("Register ID")),
+)
+VENDOR_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("name", N_("Vendor")),
+    ("address", N_("Address")),
+    ("country", N_("Country")),
+    ("role", N_("Role")),
+    ("services", N_("Services")),
+    ("dpa_status", N_("DPA status")),
+    ("dpa_signed_on", N_("DPA signed on")),
+    ("sub_processors", N_("Sub-processors")),
+    ("transfer_mechanism", N_("Transfer mechanism")),
+    ("reference", N_("Reference")),
+    ("entry_id", N_("Register ID")),
+)
+# Labels of the codes, which the register import reads back in every language
+# (register.importing.parsing's role and status words).
+LABELS: dict[str, dict[str, str]] = {
+    "role": {
+        "controller": N_("Controller"),
+        "processor": N_("Processor"),
+        "joint-controller": N_("Joint controller"),
+        "sub-processor": N_("Sub-processor"),
+        "public-authority": N_("Public authority"),
+        "other": N_("Other recipient"),
+    },
+    "dpa_status": {
+        "none": N_("None"),
+        "requested": N_("Requested"),
+        "signed": N_("Signed"),
+        "not-required": N_("Not required"),
+    },
+}
+# Sheet names: at most 31 characters in every language (Excel's limit).
+RECORD_SHEET = N_("Record (Art. 30(1))")
+PROCESSOR_SHEET = N_("Processors (Art. 30(2))")
+VENDOR_SHEET = N_("Vendors")
+ABOUT_SHEET = N_("About")
 _SECTION_NUMBER = re.compile(r"^\d+\.\s+")
 # The heading's citation in any language ("(Art. 30(1))", "(article 30, paragraphe 1, du RGPD)").
 _ARTICLE_SUFFIX = re.compile(r"\s*\((?:Art\.|[Aa]rt(?:icle|ículo|icolo))\s.*\)\s*$")
@@ -108,7 +187,7 @@ def activity_rows(markdown: str, fallback_name: str) -> tuple[list[list[str]], l
             named = _ACTIVITY_LINE.search(_text(texts["b-purposes"]))
             name = named.group(1).strip() if named else fallback_name
         row = [name]
-        for _, item_id in COLUMNS[1:]:
+        for _header, item_id in COLUMNS[1:]:
             body = controller if item_id == "a-controller" else texts.get(item_id or "", "")
             row.append(_text(body))
         rows.append(row)
@@ -122,6 +201,56 @@ def activity_rows(markdown: str, fallback_name: str) -> tuple[list[list[str]], l
     return rows, processors
 
 
+def _controller(markdown: str) -> str:
+    """The Art. 30(1)(a) text of the record (the organization's, the same for every row)."""
+    for block in item_blocks(markdown).get("a-controller", []):
+        return _text(block.body)
+    return ""
+
+
+def _register_tables(
+    register: RegisterCells, *, controller: str
+) -> list[tuple[str, list[str], list[list[object]]]]:
+    """The record and vendors sheets of a record written from the register."""
+
+    def row(cells: dict[str, object], columns: tuple[tuple[str, str], ...]) -> list[object]:
+        values = []
+        for name, _header in columns:
+            value = controller if name == "controller" else cells.get(name, "")
+            if name in LABELS and isinstance(value, str):
+                value = _(LABELS[name].get(value, value))
+            values.append("" if value is None else value)
+        return values
+
+    activities = sorted(register.activities, key=lambda cells: str(cells["name"]).casefold())
+    vendors = sorted(register.vendors, key=lambda cells: str(cells["name"]).casefold())
+    tables = [
+        (
+            RECORD_SHEET,
+            [_(header) for _name, header in ACTIVITY_COLUMNS],
+            [row(cells, ACTIVITY_COLUMNS) for cells in activities],
+        )
+    ]
+    if vendors:
+        tables.append(
+            (
+                VENDOR_SHEET,
+                [_(header) for _name, header in VENDOR_COLUMNS],
+                [row(cells, VENDOR_COLUMNS) for cells in vendors],
+            )
+        )
+    return tables
+
+
+# Characters Excel refuses in a sheet name.
+_SHEET_NAME_REFUSED = re.compile(r"[\\/*?:\[\]]")
+
+
+def _sheet_title(title: str) -> str:
+    """A sheet name in the document's language, as Excel takes it (31 characters at most)."""
+    return _SHEET_NAME_REFUSED.sub(" ", _(title))[:31]
+
+
 def render_xlsx(markdown: str, meta: ExportMeta) -> bytes:
     # openpyxl itself, not pandas' to_excel: pandas writes through openpyxl too, with a header
     # style of its own to undo and the same styling pass after, for the same CPU (800
@@ -131,19 +260,30 @@ def render_xlsx(markdown: str, meta: ExportMeta) -> bytes:
     from openpyxl.styles import Alignment, Font
 
     rows, processors = activity_rows(markdown, meta.document_title)
+    headers = [_(title) for title, _item in COLUMNS]
+    tables: list[tuple[str, list[str], list[list[object]]]] = []
+    if meta.register is not None:
+        tables.extend(_register_tables(meta.register, controller=_controller(markdown)))
+    else:
+        tables.append((RECORD_SHEET, headers, [list(row) for row in rows]))
+    tables.insert(
+        1,
+        (
+            PROCESSOR_SHEET,
+            [_("Processing activity"), _("Record of the processor (Art. 30(2))")],
+            [list(row) for row in processors],
+        ),
+    )
+    tables.append(
+        (ABOUT_SHEET, [_("Field"), _("Value")], [list(row) for row in metadata_rows(meta)])
+    )
     try:
         workbook = Workbook()
-        record = workbook.active
-        record.title = "Record (Art. 30(1))"
-        sheets = (
-            (record, [title for title, _ in COLUMNS], rows),
-            (
-                workbook.create_sheet("Processors (Art. 30(2))"),
-                ["Processing activity", "Record of the processor (Art. 30(2))"],
-                processors,
-            ),
-            (workbook.create_sheet("About"), ["Field", "Value"], metadata_rows(meta)),
-        )
+        workbook.remove(workbook.active)
+        sheets = [
+            (workbook.create_sheet(_sheet_title(title)), headers, values)
+            for title, headers, values in tables
+        ]
         for sheet, headers, values in sheets:
             sheet.append(headers)
             for cell in sheet[1]:

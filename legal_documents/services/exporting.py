@@ -6,6 +6,8 @@ their `ExportMeta`. Used by the export endpoint, the inspection packages and the
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.utils.translation import gettext_noop
 
 from gdpr.composition.skeleton import leaves_organization
@@ -26,6 +28,7 @@ from legal_documents.exports import (
     export_document,
     formats_for,
 )
+from legal_documents.exports.base import RegisterCells
 from legal_documents.models import DocumentVersion, LegalDocument
 from legal_documents.questionnaire import answer_values
 
@@ -73,6 +76,33 @@ def export_meta(document: LegalDocument, version: DocumentVersion | None = None)
     )
 
 
+def register_cells(document: LegalDocument) -> RegisterCells | None:
+    """The register entries the document was written from, as the cells of the record's
+    spreadsheet (None for a document written from its create body alone).
+
+    The entries as they are now, not as of the version: the spreadsheet is what a DPO edits
+    and imports again, and an import compares with the register as it is (a past version's
+    values would undo every change made since). The About sheet's hash is the version's.
+    Entries deleted since are left out.
+    """
+    sources = document.register_sources or {}
+    if not sources.get("activities") and not sources.get("vendors"):
+        return None
+    from register.importing.cells import activity_cells, vendor_cells
+    from register.models import ProcessingActivity, Vendor
+
+    activities = ProcessingActivity.objects.filter(
+        organization=document.organization, pk__in=list(sources.get("activities", {}))
+    ).prefetch_related("vendors")
+    vendors = Vendor.objects.filter(
+        organization=document.organization, pk__in=list(sources.get("vendors", {}))
+    )
+    return RegisterCells(
+        activities=tuple(activity_cells(activity) for activity in activities),
+        vendors=tuple(vendor_cells(vendor) for vendor in vendors),
+    )
+
+
 def legal_document_export(
     *, document: LegalDocument, fmt: str, version_number: int | None = None
 ) -> ExportedFile:
@@ -109,6 +139,8 @@ def legal_document_export(
         )
     else:
         markdown, meta = document.content_markdown, export_meta(document)
+    if normalized == "xlsx":
+        meta = dataclasses.replace(meta, register=register_cells(document))
     try:
         return export_document(markdown, meta, fmt)
     except UnsupportedExportFormat as error:  # checked above; kept for a renderer's own check

@@ -57,7 +57,12 @@ def apply_plan(*, plan: ImportPlan, actor: Actor) -> ImportPlan:
 
 
 def _data(row: PlannedRow) -> dict[str, Any]:
-    return {**row.parsed.values, "name": row.parsed.name}
+    """What the row writes: every value of a new entry; of an existing one, only the fields
+    whose cells changed (planning.py), so that what a cell cannot carry is kept."""
+    values = row.parsed.values
+    if row.action == UPDATED:
+        values = {name: value for name, value in values.items() if name in row.changed_fields}
+    return {**values, "name": row.parsed.name}
 
 
 def _write_vendor(row: PlannedRow, plan: ImportPlan, actor: Actor) -> None:

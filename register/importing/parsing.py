@@ -39,15 +39,22 @@ _LIST_FIELDS = (
 )  # fmt: skip
 _TEXT_FIELDS = ("description", "owner", "consent_withdrawal")
 
+# Checked in order, each as the start of a word; the export writes its labels in the five
+# languages (legal_documents.exports.xlsx), and these read every one of them back.
 _ACTIVITY_ROLES: tuple[tuple[str, str], ...] = (
     ("joint", ActivityRole.JOINT_CONTROLLER),
+    ("corresponsable", ActivityRole.JOINT_CONTROLLER),
+    ("contitolare", ActivityRole.JOINT_CONTROLLER),
     ("gemeinsam", ActivityRole.JOINT_CONTROLLER),
     ("conjoint", ActivityRole.JOINT_CONTROLLER),
     ("co responsable", ActivityRole.JOINT_CONTROLLER),
     ("processor", ActivityRole.PROCESSOR),
     ("auftragsverarbeit", ActivityRole.PROCESSOR),
     ("sous traitant", ActivityRole.PROCESSOR),
+    ("encargado", ActivityRole.PROCESSOR),
+    ("responsabile", ActivityRole.PROCESSOR),
     ("controller", ActivityRole.CONTROLLER),
+    ("titolare", ActivityRole.CONTROLLER),
     ("verantwortlich", ActivityRole.CONTROLLER),
     ("responsable", ActivityRole.CONTROLLER),
 )
@@ -58,23 +65,34 @@ _VENDOR_ROLES: tuple[tuple[str, str], ...] = (
     ("joint", VendorRole.JOINT_CONTROLLER),
     ("gemeinsam", VendorRole.JOINT_CONTROLLER),
     ("conjoint", VendorRole.JOINT_CONTROLLER),
+    ("corresponsable", VendorRole.JOINT_CONTROLLER),
+    ("contitolare", VendorRole.JOINT_CONTROLLER),
     ("processor", VendorRole.PROCESSOR),
     ("auftragsverarbeit", VendorRole.PROCESSOR),
     ("sous traitant", VendorRole.PROCESSOR),
+    ("encargado", VendorRole.PROCESSOR),
+    ("responsabile", VendorRole.PROCESSOR),
     ("authority", VendorRole.PUBLIC_AUTHORITY),
     ("behorde", VendorRole.PUBLIC_AUTHORITY),
     ("autorite", VendorRole.PUBLIC_AUTHORITY),
+    ("autoridad", VendorRole.PUBLIC_AUTHORITY),
+    ("autorita", VendorRole.PUBLIC_AUTHORITY),
     ("administration", VendorRole.PUBLIC_AUTHORITY),
     ("controller", VendorRole.CONTROLLER),
     ("verantwortlich", VendorRole.CONTROLLER),
     ("responsable", VendorRole.CONTROLLER),
+    ("titolare", VendorRole.CONTROLLER),
     ("other", VendorRole.OTHER),
     ("sonstige", VendorRole.OTHER),
     ("autre", VendorRole.OTHER),
+    ("otro", VendorRole.OTHER),
+    ("altro", VendorRole.OTHER),
 )
 # Checked in order: "not required" before "no", "not signed" before "signed".
 _DPA_STATUSES: tuple[tuple[str, str], ...] = (
     ("not required", DpaStatus.NOT_REQUIRED),
+    ("no necesario", DpaStatus.NOT_REQUIRED),
+    ("non necessario", DpaStatus.NOT_REQUIRED),
     ("nicht erforderlich", DpaStatus.NOT_REQUIRED),
     ("entfallt", DpaStatus.NOT_REQUIRED),
     ("non requis", DpaStatus.NOT_REQUIRED),
@@ -94,6 +112,8 @@ _DPA_STATUSES: tuple[tuple[str, str], ...] = (
     ("demande", DpaStatus.REQUESTED),
     ("en cours", DpaStatus.REQUESTED),
     ("negociation", DpaStatus.REQUESTED),
+    ("solicitado", DpaStatus.REQUESTED),
+    ("richiesto", DpaStatus.REQUESTED),
     ("signed", DpaStatus.SIGNED),
     ("yes", DpaStatus.SIGNED),
     ("ja", DpaStatus.SIGNED),
@@ -103,6 +123,8 @@ _DPA_STATUSES: tuple[tuple[str, str], ...] = (
     ("vorhanden", DpaStatus.SIGNED),
     ("signe", DpaStatus.SIGNED),
     ("oui", DpaStatus.SIGNED),
+    ("firmado", DpaStatus.SIGNED),
+    ("firmato", DpaStatus.SIGNED),
     ("in place", DpaStatus.SIGNED),
     ("concluded", DpaStatus.SIGNED),
     ("none", DpaStatus.NONE),
@@ -112,6 +134,8 @@ _DPA_STATUSES: tuple[tuple[str, str], ...] = (
     ("kein", DpaStatus.NONE),
     ("non", DpaStatus.NONE),
     ("aucun", DpaStatus.NONE),
+    ("ningun", DpaStatus.NONE),
+    ("nessun", DpaStatus.NONE),
     ("missing", DpaStatus.NONE),
 )
 
@@ -140,6 +164,8 @@ class ParsedRow:
     # Activities: normalised names of the vendors the row names (None: no such column).
     vendor_keys: list[str] | None = None
     problems: list[str] = field(default_factory=list)
+    # The register's id of the entry the row was exported from ("" when the file has none).
+    entry_id: str = ""
 
 
 def split_values(cell: Cell) -> list[str]:
@@ -234,6 +260,7 @@ def parse_row(
         entity=layout.kind,
         name=" ".join(_text(by_field.get("name", "")).split()),
         reference=_text(by_field.get("reference", "")),
+        entry_id=_text(by_field.get("entry_id", "")),
     )
     if not parsed.name:
         parsed.problems.append("no name: the row is skipped")

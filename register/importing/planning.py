@@ -1,9 +1,11 @@
 """The plan of an import: for every row, what applying it would do, decided before any write.
 
-A row matches an existing entry of the organization by its `reference` (the register's
-own ID column) when it has one, else by name, case-insensitively. A matched entry whose
-values all equal the row's is `unchanged`, so that importing the same file twice writes
-nothing. The dry run shows exactly this plan; applying.py carries it out.
+A row matches an existing entry of the organization by its register id (the "Register ID"
+column of the project's own export) when it names one, else by its `reference` (the
+register's own ID column) when it has one, else by name, case-insensitively. A matched entry
+whose cells all read as the row's (cells.comparable) is `unchanged`, so that importing the
+same file twice writes nothing, and importing an export with one cell edited changes that
+one field of that one entry. The dry run shows exactly this plan; applying.py carries it out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from gdpr.composition.recognition import is_in_eea
 from gdpr.composition.transfers import covering_adequacy
 from organizations.models import Organization
+from register.importing.cells import comparable
 from register.importing.errors import RegisterFileUnreadable
 from register.importing.headers import (
     EXPECTED_HEADERS,
@@ -259,6 +262,7 @@ def _decide(
     entries = list(model._default_manager.filter(organization=organization))
     by_reference = {entry.reference.strip().lower(): entry for entry in entries if entry.reference}
     by_name = {entry.name.lower(): entry for entry in entries}
+    by_id = {str(entry.pk): entry for entry in entries}
     seen: dict[str, int] = {}
     names: dict[str, int] = {}
     planned = []
@@ -286,7 +290,11 @@ def _decide(
             row.problems.append(too_long)
             planned.append(PlannedRow(parsed=row, action=SKIPPED))
             continue
-        entry = by_reference.get(row.reference.lower()) if row.reference else None
+        # The register's own id (the export's "Register ID") first: a row renamed in the
+        # spreadsheet is a rename. An id of no entry here (a file of another organization)
+        # matches nothing, and the reference or the name decide.
+        entry = by_id.get(row.entry_id.lower()) if row.entry_id else None
+        entry = entry or (by_reference.get(row.reference.lower()) if row.reference else None)
         entry = entry or by_name.get(row.name.lower())
         clash = by_name.get(row.name.lower())
         if entry is not None and clash is not None and clash.pk != entry.pk:
@@ -318,14 +326,21 @@ def _too_long(model: type[RegisterEntry], row: ParsedRow) -> str:
 
 
 def _changed_fields(entry: RegisterEntry, row: ParsedRow) -> list[str]:
-    changed = [name for name, value in row.values.items() if getattr(entry, name) != value]
+    """The fields whose cells say something else than the entry: compared as cells read
+    (cells.comparable), so that a value the file cannot tell apart from the stored one (an
+    object's details no cell carries) is no change, and is not written (applying.py)."""
+    changed = [
+        name
+        for name, value in row.values.items()
+        if comparable(name, getattr(entry, name)) != comparable(name, value)
+    ]
     if entry.name != row.name:
         changed.insert(0, "name")
     if row.vendor_keys is not None and isinstance(entry, ProcessingActivity):
         linked = {normalise(vendor.name) for vendor in entry.vendors.all()}
         if linked != set(row.vendor_keys):
             changed.append("vendors")
-    if _transfers_change(entry, row):
+    if _transfers_change(entry, row, changed):
         changed.append("transfers")
     return changed
 
@@ -352,12 +367,14 @@ def _check_vendor_transfer(row: ParsedRow, entry: RegisterEntry | None) -> None:
         row.problems.append(f"outside the EEA ({country}) with no transfer mechanism")
 
 
-def _transfers_change(entry: RegisterEntry, row: ParsedRow) -> bool:
-    """Whether the entry's Transfers differ from what its imported fields call for, by the
-    rule every register write follows (register.services.wanted_transfers)."""
+def _transfers_change(entry: RegisterEntry, row: ParsedRow, changed: list[str]) -> bool:
+    """Whether the entry's Transfers differ from what its imported fields call for (the
+    `changed` ones: the others keep their values), by the rule every register write follows
+    (register.services.wanted_transfers)."""
     planned = copy.copy(entry)
     for name, value in {**row.values, "name": row.name}.items():
-        setattr(planned, name, value)
+        if name in changed or name == "name":
+            setattr(planned, name, value)
     current = {
         (transfer.recipient, transfer.country): {
             "recipient": transfer.recipient, "country": transfer.country,

@@ -1,4 +1,5 @@
-"""Reading a register file into plain rows of text: an XLSX workbook or a CSV file.
+"""Reading a register file into plain rows of text: an XLSX workbook, an ODS spreadsheet or a
+CSV file.
 
 Nothing here knows what the columns mean (headers.py does), and nothing here reads a
 format: the file is detected and read by the formats package, by the same rules as an
@@ -38,7 +39,8 @@ MAX_COLUMNS = 100
 
 
 def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
-    """The sheets of an XLSX workbook or a CSV file, as an asset upload would detect it.
+    """The sheets of an XLSX workbook, an ODS spreadsheet or a CSV file, detected as an asset
+    upload is (an upload refuses ODS, which only the register import reads).
 
     Raises RegisterFileType for anything else, RegisterFileTooLarge past REGISTER_IMPORT_MAX_BYTES,
     RegisterFileUnreadable for a corrupt or empty file, or one over the import's sheet, cell
@@ -54,11 +56,14 @@ def read_register_file(*, content: bytes, file_name: str) -> list[Sheet]:
     if not content.strip():
         raise RegisterFileUnreadable("The file is empty.", details={"file": ["empty"]})
     try:
-        kind = detect_file_type(content, declared_name=file_name, declared_content_type=None)
+        kind = detect_file_type(
+            content, declared_name=file_name, declared_content_type=None, as_rows=True
+        )
     except InvalidFileType as error:
         if error.damaged:
             raise RegisterFileUnreadable(
-                "The workbook is not a valid XLSX (ZIP) file.", details={"file": ["corrupt"]}
+                "The workbook is not a valid XLSX or ODS (ZIP) file.",
+                details={"file": ["corrupt"]},
             ) from error
         raise _wrong_type(file_name, error.message) from error
     # Plain text under another text extension (.txt) is read as delimited text, as before.
@@ -88,10 +93,10 @@ def _limits() -> RowLimits:
 
 def _wrong_type(file_name: str, reason: str) -> RegisterFileType:
     return RegisterFileType(
-        f"'{file_name}' is neither an XLSX workbook nor a CSV file: a register is imported"
-        " from one of those (save it as .xlsx or .csv from your spreadsheet program)."
-        f" ({reason})",
-        details={"file": ["expected XLSX or CSV"]},
+        f"'{file_name}' is neither an XLSX or ODS workbook nor a CSV file: a register is"
+        " imported from one of those (save it as .xlsx, .ods or .csv from your spreadsheet"
+        f" program). ({reason})",
+        details={"file": ["expected XLSX, ODS or CSV"]},
     )
 
 

@@ -417,8 +417,10 @@ def test_the_record_exports_as_xlsx_with_one_row_per_activity(dpo, register):
     assert injected.data_type == "s"  # text, not a formula
     customers = next(row for row in rows if row[0] == "Customer management")
     assert "Managing customer relationships" in customers[2]
-    assert "United States" in customers[7]
+    assert "CRMly Inc." in customers[8]  # (d): the vendor; its country on the Vendors sheet
     assert "Acme GmbH" in customers[1]
+    vendors = {row[0]: row for row in workbook["Vendors"].iter_rows(values_only=True)}
+    assert vendors["CRMly Inc."][2] == "United States"
     processors = list(workbook["Processors (Art. 30(2))"].iter_rows(values_only=True))
     assert [row[0] for row in processors[1:]] == ["Client data hosting"]
     # PDF and DOCX as before; other types refuse xlsx with a clear 400.
