@@ -35,6 +35,10 @@ HEIGHT = 900
 HEADER = ["#site-name", "#language-switcher", "#user-tools a", "#logout-form button",
           ".breadcrumbs"]  # fmt: skip
 WCAG_AA_TEXT = 4.5
+# At 800 px the navigation sidebar pushed the page about 40 % into the window; tables may scroll
+# inside their container, but the page keeps the window's width.
+SIDEBAR_SHARE = 0.1
+NARROW = 1024
 
 
 @dataclass(frozen=True)
@@ -110,8 +114,13 @@ def look_at(page: Page, url: str, width: int, shot: Path) -> list[str]:
         return [f"HTTP {response.status if response else 'no response'}"]
     problems = [f"one letter per line: {text}" for text in squeezed_text(page)]
     problems += [f"header beyond the window: {text}" for text in outside_viewport(page, HEADER)]
-    if width >= 1400 and (overflow := page_overflow(page)) > 0:
+    if (overflow := page_overflow(page)) > 0:
         problems.append(f"the page scrolls sideways by {overflow} px")
+    pushed = page.evaluate(
+        "document.getElementById('content').getBoundingClientRect().left / window.innerWidth"
+    )
+    if width < NARROW and pushed > SIDEBAR_SHARE:
+        problems.append(f"the content starts {pushed:.0%} into the window, beside the sidebar")
     return problems
 
 
