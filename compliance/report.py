@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from django.utils import translation
 from django.utils.dateparse import parse_date
 
 from gdpr.composition.assessments.breach_deadline import NotificationDeadline, notification_deadline
 from gdpr.composition.transfers import covering_adequacy
 from gdpr.composition.writers.breach_communication import as_datetime
 from legal_documents.models import LegalDocument, Stage, Status
+from legal_documents.naming import document_name
 from legal_documents.selectors import documents_of_types
 from register.models import DpaStatus, ProcessingActivity, Transfer, Vendor, VendorRole
 from register.selectors import (
@@ -108,8 +110,9 @@ def _vendor(vendor: Vendor) -> ReportObject:
 
 
 def _document(document: LegalDocument) -> ReportObject:
-    label = document.document_type.replace("_", " ").lower()
-    return ReportObject("document", str(document.pk), f"{label} of {document.created_at:%Y-%m-%d}")
+    # The report's words are the API's English, whoever's request computed (and cached) it.
+    with translation.override("en"):
+        return ReportObject("document", str(document.pk), document_name(document))
 
 
 # -- the checks ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from common.background.fields import LEASE_FIELDS, LeasedWork
+from legal_documents.naming import document_name
 
 
 class Status(models.TextChoices):
@@ -110,7 +111,8 @@ class LegalDocument(LeasedWork):
         ]
 
     def __str__(self) -> str:
-        return f"{self.document_type} {self.pk} v{self.version}"
+        # What the document is about, not its UUID (the id stays on its page and in lists).
+        return document_name(self)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         update_fields = kwargs.get("update_fields")

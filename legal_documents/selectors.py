@@ -76,10 +76,12 @@ def document_counts_by_status(*, organization_id: Any) -> dict[str, int]:
 
 
 def stale_documents(*, organization_id: Any) -> QuerySet[LegalDocument]:
-    """The organization's documents whose register sources changed, longest stale first."""
+    """The organization's documents whose register sources changed, longest stale first.
+
+    Their inputs are read: a document is named by what they say it is about (`naming`)."""
     return (
         LegalDocument.objects.filter(organization_id=organization_id, stale_since__isnull=False)
-        .defer(*LARGE_COLUMNS)
+        .defer(*(column for column in LARGE_COLUMNS if column != "inputs"))
         .order_by("stale_since", "pk")
     )
 

@@ -25,6 +25,7 @@ from audit.services import record_event
 from common.admin_errors import report_domain_error
 from common.admin_readonly import ReadOnlyAdminMixin
 from common.domain import DomainError
+from gdpr.doctypes.registry import DOCUMENT_TYPES
 from legal_documents.admin.assets import asset_search_view
 from legal_documents.admin.closing import ClockClosingAdminMixin
 from legal_documents.admin.flow import DocumentFlowAdminMixin
@@ -32,6 +33,7 @@ from legal_documents.admin.forms import QuestionnaireForm
 from legal_documents.admin.risk_map import document_risk_map
 from legal_documents.exports import formats_for
 from legal_documents.models import DocumentationPackage, DocumentVersion, LegalDocument
+from legal_documents.naming import document_name, document_type_label, short_id
 from legal_documents.packages import services as packages
 from legal_documents.services.exporting import legal_document_export
 from legal_documents.versioning import verify_document_chain
@@ -54,6 +56,28 @@ def audit_admin_event(
         object_id=document.pk,
         details={"via": "admin", **details},
     )
+
+
+def named_with_short_id(document: LegalDocument) -> str:
+    """The document's name, its short id after it in grey (two of one subject differ by it)."""
+    return format_html(
+        '{} <span class="quiet document-id">{}</span>', document_name(document), short_id(document)
+    )
+
+
+class DocumentTypeFilter(admin.SimpleListFilter):
+    """The types by their names in the user's language, not their codes (DATA_PROCESSING_…)."""
+
+    title = gettext_lazy("document type")
+    parameter_name = "document_type__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(name, document_type_label(name)) for name in DOCUMENT_TYPES]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value():
+            return queryset.filter(document_type=self.value())
+        return queryset
 
 
 class StaleFilter(admin.SimpleListFilter):
@@ -81,11 +105,11 @@ class LegalDocumentAdmin(
 ):
     change_form_template = "admin/legal_documents/legaldocument/document_change_form.html"
     list_display = [
-        "document_type", "client_company", "status", "stage", "version", "stale_flag",
+        "name", "client_company", "status", "stage", "version", "stale_flag",
         "iteration_count", "creator", "organization", "updated_at",
     ]  # fmt: skip
     list_filter = [
-        "document_type", "status", "stage", StaleFilter,
+        DocumentTypeFilter, "status", "stage", StaleFilter,
         ("client_company", admin.RelatedOnlyFieldListFilter),
         ("creator", admin.RelatedOnlyFieldListFilter),
     ]  # fmt: skip
@@ -119,6 +143,10 @@ class LegalDocumentAdmin(
         return queryset
 
     # -- read-only fields ----------------------------------------------------------------
+
+    @admin.display(description=gettext_lazy("Document"), ordering="document_type")
+    def name(self, document: LegalDocument) -> str:
+        return named_with_short_id(document)
 
     @admin.display(description=gettext_lazy("Stale"), boolean=True, ordering="stale_since")
     def stale_flag(self, document: LegalDocument) -> bool:
@@ -188,7 +216,7 @@ class LegalDocumentAdmin(
         audit_admin_event(request, document, "read")
         questionnaire: QuestionnaireForm | None = (extra_context or {}).get("questionnaire")
         context = {**(extra_context or {}), **self.flow_context(request, document, questionnaire)}
-        context["title"] = f"{context['spec'].title} — {document.get_status_display()}"
+        context["title"] = f"{document_name(document)} ({document.get_status_display()})"
         context["risk_map"] = document_risk_map(document)
         return super().changeform_view(request, object_id, form_url, context)
 
@@ -283,12 +311,16 @@ class LegalDocumentAdmin(
 @admin.register(DocumentVersion)
 class DocumentVersionAdmin(ReadOnlyAdminMixin, OrganizationScopedAdmin):
     organization_field = "document__organization"
-    list_display = ["document", "number", "stage", "author", "change_reason", "created_at"]
+    list_display = ["document_named", "number", "stage", "author", "change_reason", "created_at"]
     list_filter = ["stage"]
     search_fields = ["document__id", "content_sha256", "change_reason", "author__email"]
     date_hierarchy = "created_at"
     list_select_related = ["document", "author"]
     readonly_fields = [field.name for field in DocumentVersion._meta.fields]
+
+    @admin.display(description=gettext_lazy("Document"), ordering="document")
+    def document_named(self, version: DocumentVersion) -> str:
+        return named_with_short_id(version.document)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         heavy = ["content_markdown", *(f"document__{name}" for name in CONTENT_FIELDS)]

@@ -217,6 +217,7 @@ def test_german_pages_show_no_english_sentence_of_ours(dpo_staff, document, page
                 r'<div class="readonly">.*?</div>',
                 r"<title>.*?</title>",
                 r'<div class="breadcrumbs">.*?</div>',
+                r"<h1>.*?</h1>\s*<h2>.*?</h2>",  # the subtitle: the document's name (user data)
                 r"<h1>.*?</h1>",
                 r'<td class="field-.*?</td>',
                 r'<th class="field-.*?</th>',

@@ -47,7 +47,7 @@ def test_a_dpo_starts_from_the_figures_and_reaches_the_activity_to_fix(
     expect(page.locator("#report-by-severity tr[data-severity=high] td.count")).to_have_text("2")
     expect(page.locator("#documents-by-status")).to_contain_text("Completed")
     expect(page.locator("#reviews-due")).to_contain_text("Payroll")
-    expect(page.locator("#stale-documents")).to_contain_text("PRIVACY_POLICY")
+    expect(page.locator("#stale-documents")).to_contain_text("Privacy notice")
     expect(page.locator("#open-breaches .time-left")).to_contain_text("h left")
     expect(page.locator("#report-items .report-item")).to_have_count(2)
     page.screenshot(path=screenshots / "dpo-start-1-start-page.png", full_page=True)
