@@ -51,6 +51,8 @@ MODEL_LABELS: dict[str, tuple[Promise, Promise]] = {
     ),
     "assets.asset": (_("asset"), _("assets")),
     "reviews.review": (_("document review"), _("document reviews")),
+    "reminders.reminderpreference": (_("reminder preference"), _("reminder preferences")),
+    "reminders.sentreminder": (_("reminder sent"), _("reminders sent")),
     "assets.assetchunk": (_("asset chunk"), _("asset chunks")),
     "assets.embeddingindex": (_("embedding index"), _("embedding indexes")),
     "assets.reembedjob": (_("re-embedding job"), _("re-embedding jobs")),
@@ -74,6 +76,11 @@ MODEL_LABELS: dict[str, tuple[Promise, Promise]] = {
 
 # By field name, the same in every model that has it.
 FIELD_LABELS: dict[str, Promise] = {
+    # What OCR did for a scanned PDF (assets.Asset).
+    "ocr": _("text recognition (OCR)"),
+    # A reminder sent (reminders.SentReminder): what it is about and which step of its clock.
+    "subject_id": _("subject ID"),
+    "occurrence": _("occurrence"),
     # A review of a document the organization did not write (reviews.Review).
     "document_language": _("language of the document"),
     "verdict": _("verdict"),

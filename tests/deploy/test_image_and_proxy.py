@@ -31,10 +31,14 @@ def test_the_image_is_built_in_two_stages_from_a_pinned_python():
 def test_the_final_stage_has_no_compiler_and_runs_unprivileged():
     final = _stages()[-1]
     assert "build-essential" not in final
-    # The one package installed there: pg_dump of the server's version, for the backups.
-    installed = re.findall(r"apt-get install -y --no-install-recommends ([^\\&\n]+)", final)
+    # The packages installed there: pg_dump of the server's version, for the backups, and
+    # Tesseract with the document languages when EXTRAS has `ocr` (docs/ASSETS.md).
+    joined = final.replace("\\\n", " ")  # continuation lines as one
+    installed = re.findall(r"apt-get install -y --no-install-recommends ([^&;\n]+)", joined)
     assert [packages.split() for packages in installed] == [
         ["ca-certificates", "curl"], ["postgresql-client-17"],
+        ["tesseract-ocr", "tesseract-ocr-deu", "tesseract-ocr-fra", "tesseract-ocr-spa",
+         "tesseract-ocr-ita"],
     ]  # fmt: skip
     assert re.search(r"^USER legaldocs$", final, flags=re.MULTILINE)
     assert "COPY --from=builder /opt/venv /opt/venv" in final
