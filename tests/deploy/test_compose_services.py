@@ -206,7 +206,9 @@ def test_the_gpu_embedding_server_starts_only_with_its_profile(services):
     embeddings = services["embeddings"]
     assert embeddings["profiles"] == ["gpu"]
     # The other profile-gated service is staging's mail catcher (tests/deploy/test_compose.py).
-    in_profiles = {name: service["profiles"] for name, service in services.items() if service.get("profiles")}
+    in_profiles = {
+        name: service["profiles"] for name, service in services.items() if service.get("profiles")
+    }
     assert in_profiles == {"embeddings": ["gpu"], "mailpit": ["staging"]}
     for name, service in services.items():
         assert "embeddings" not in service.get("depends_on", {}), name
