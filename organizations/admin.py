@@ -3,18 +3,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import JSONField, QuerySet
+from django.db.models import Exists, JSONField, OuterRef, QuerySet
 from django.http import HttpRequest
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from organizations import services
-from organizations.admin_login import ThrottledAdminAuthenticationForm
-from organizations.admin_scoping import OrganizationScopedAdmin, admin_actor, admin_organization
+from organizations import second_factor, services
+from organizations.admin_scoping import (
+    OrganizationScopedAdmin,
+    admin_actor,
+    admin_membership,
+    admin_organization,
+)
 from organizations.fields import CompanyDetailsFormField
-from organizations.models import ApiKey, ClientCompany, Membership, Organization
+from organizations.models import ApiKey, ClientCompany, Membership, Organization, Role
 
-# Failed admin logins are bounded per user name and per address (organizations/admin_login.py).
-admin.site.login_form = ThrottledAdminAuthenticationForm
+# django-otp's own device pages list every user's devices, across organizations, with their
+# secrets: members manage theirs on the second-factor page, and organization admins reset a
+# member's from the members list (organizations/second_factor.py).
+for _device_model in (TOTPDevice, StaticDevice):
+    if admin.site.is_registered(_device_model):
+        admin.site.unregister(_device_model)
 
 
 @admin.register(Organization)
@@ -41,11 +51,47 @@ class OrganizationAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(OrganizationScopedAdmin):
-    list_display = ["user", "organization", "role", "created_at"]
+    list_display = ["user", "organization", "role", "has_second_factor", "created_at"]
     list_filter = ["role"]
     search_fields = ["user__email", "user__username"]
     list_select_related = ["user", "organization"]
     autocomplete_fields = ["user"]
+    actions = ["reset_second_factor"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        enrolled = TOTPDevice.objects.filter(user=OuterRef("user"), confirmed=True)
+        return super().get_queryset(request).annotate(second_factor_enrolled=Exists(enrolled))
+
+    @admin.display(boolean=True, description=gettext_lazy("Two-factor authentication"))
+    def has_second_factor(self, obj: Membership) -> bool:
+        return bool(getattr(obj, "second_factor_enrolled", False))
+
+    def has_reset_second_factor_permission(self, request: HttpRequest) -> bool:
+        """Organization admins (of their own members: the list is scoped) and superusers."""
+        if request.user.is_superuser:
+            return True
+        membership = admin_membership(request)
+        return membership is not None and membership.role == Role.ADMIN
+
+    # A lost phone: the member enrols again at their next admin visit (audited).
+    @admin.action(
+        description=gettext_lazy("Reset the two-factor authentication of the selected members"),
+        permissions=["reset_second_factor"],
+    )
+    def reset_second_factor(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = 0
+        for membership in queryset.select_related("user", "organization"):
+            second_factor.second_factor_reset(user=membership.user, actor=admin_actor(request))
+            count += 1
+        self.message_user(
+            request,
+            ngettext(
+                "The two-factor authentication of %(count)d member was reset.",
+                "The two-factor authentication of %(count)d members was reset.",
+                count,
+            )
+            % {"count": count},
+        )
 
 
 @admin.register(ClientCompany)

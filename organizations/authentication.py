@@ -18,6 +18,7 @@ from common import throttling
 from organizations import key_cache
 from organizations.keys import key_matches, parse_key
 from organizations.models import ApiKey
+from organizations.second_factor import session_passes
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +175,19 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
 
 
 class SessionAuthentication(authentication.SessionAuthentication):
-    """Django's session (admin users, browsable API), CSRF-checked for writes."""
+    """Django's session (admin users, browsable API), CSRF-checked for writes.
+
+    A session that owes the second factor (organizations/second_factor.py) is no credential:
+    a stolen password must not open through the API what the admin keeps closed.
+    """
+
+    def authenticate(self, request: Request):  # type: ignore[no-untyped-def]
+        found = super().authenticate(request)
+        if found is None:
+            return None
+        if not session_passes(user=found[0], session=request._request.session):
+            return None
+        return found
 
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) without credentials, with the Bearer challenge.

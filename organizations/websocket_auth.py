@@ -24,6 +24,7 @@ from common.throttling import websocket_handshake_allowed
 from organizations.authentication import authenticate_raw_key, raw_key_from_headers
 from organizations.events import api_key_group, member_group
 from organizations.models import Membership
+from organizations.second_factor import session_passes
 
 __all__ = ["CLOSE_UNAUTHENTICATED"]  # defined with the listening consumer (common.consumers)
 CLOSE_TOO_MANY = 4429
@@ -86,6 +87,9 @@ def resolve_caller(scope: dict[str, Any]) -> tuple[Membership, Actor]:
     membership = Membership.objects.select_related("organization", "user").filter(user=user).first()
     if membership is None:
         raise Unauthenticated
+    session = scope.get("session")
+    if session is None or not session_passes(user=user, session=session):
+        raise Unauthenticated  # the second factor is owed (organizations/second_factor.py)
     scope["access_groups"] = [member_group(membership.pk)]
     return membership, Actor(label=user.email or user.get_username(), user_id=user.pk, ip=ip)
 

@@ -34,7 +34,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", [])
 REDIS_URL = services.redis_url(env)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin with the second factor's site (organizations/admin_site.py).
+    "organizations.admin_apps.SecondFactorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -46,6 +47,10 @@ INSTALLED_APPS = [
     "channels",
     "simple_history",
     "django_prometheus",
+    # The admin's second factor: TOTP devices and recovery codes (organizations/second_factor.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     *PROJECT_APPS,  # the project's apps, listed once (common/apps_list.py)
 ]
 
@@ -63,6 +68,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session passed the second factor.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -498,6 +505,11 @@ ADMIN_LOGIN_FAILURES_PER_ADDRESS = env.int("ADMIN_LOGIN_FAILURES_PER_ADDRESS", 2
 ADMIN_LOGIN_WINDOW_SECONDS = env.int("ADMIN_LOGIN_WINDOW_SECONDS", 15 * 60, minimum=1)
 ADMIN_LOGIN_LOCKOUT_SECONDS = env.int("ADMIN_LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
 ADMIN_LOGIN_MAX_LOCKOUT_SECONDS = env.int("ADMIN_LOGIN_MAX_LOCKOUT_SECONDS", 24 * 3600, minimum=1)
+# The admin's second factor (organizations/second_factor.py): the roles that must use one
+# (superusers and staff without an organization always must); the others may enrol. The
+# issuer is the name an authenticator app shows next to the account.
+ADMIN_OTP_REQUIRED_ROLES = env.list("ADMIN_OTP_REQUIRED_ROLES", ["admin", "auditor"])
+OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", "Legal Documents")
 EVENTS_SERVICE_NAME = env.str("EVENTS_SERVICE_NAME", "legaldocs")
 
 # Generation: `template` (offline) unless a language model is configured.

@@ -13,6 +13,7 @@ from organizations.admin_access import admin_access_grant
 from organizations.models import Membership, Role
 from tests.conftest import Caller, make_caller
 from tests.legal_documents.history_support import generated_document
+from tests.support.second_factor import verified_login
 
 
 @dataclass
@@ -28,10 +29,10 @@ class StaffMember:
 
 
 def staff(caller: Caller) -> StaffMember:
-    """Grant admin access the documented way (`grant_admin_access`) and log the member in."""
+    """Grant admin access the documented way (`grant_admin_access`) and log the member in,
+    second factor included (an enrolled authenticator, a verified session)."""
     admin_access_grant(membership=caller.membership, actor=Actor(label="test"))
-    client = Client()
-    client.force_login(caller.membership.user)
+    client = verified_login(Client(), caller.membership.user)
     return StaffMember(membership=caller.membership, client=client)
 
 

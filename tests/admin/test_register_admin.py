@@ -18,6 +18,7 @@ from register.models import ProcessingActivity, Transfer, Vendor
 from tests.compliance.register_seed import clean_register
 from tests.factories import LegalDocumentFactory, UserFactory
 from tests.register.factories import ProcessingActivityFactory, VendorFactory
+from tests.support.second_factor import verified_login
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def test_the_admin_refuses_what_the_api_refuses(dpo_staff):
 def test_a_superuser_without_an_organization_is_told_on_the_form_not_given_a_500():
     superuser = UserFactory(is_staff=True, is_superuser=True)
     client = Client(raise_request_exception=False)
-    client.force_login(superuser)
+    verified_login(client, superuser)
 
     response = client.post(reverse(ACTIVITY_ADD), activity_form())
 
@@ -95,7 +96,7 @@ def test_a_dpo_is_offered_only_the_vendors_of_their_organization(dpo_staff, outs
 def test_a_superuser_linking_another_organizations_vendor_is_told_on_the_form(dpo_staff):
     superuser = UserFactory(is_staff=True, is_superuser=True)
     client = Client(raise_request_exception=False)
-    client.force_login(superuser)
+    verified_login(client, superuser)
     activity = ProcessingActivityFactory(organization=dpo_staff.organization, name="Payroll")
     own = VendorFactory(organization=dpo_staff.organization, name="Own vendor")
     foreign = VendorFactory(name="Foreign vendor")

@@ -20,6 +20,7 @@ from organizations.models import ApiKey, Membership, Role
 from tests.admin.conftest import StaffMember, staff
 from tests.conftest import Caller, make_caller
 from tests.factories import issue_key
+from tests.support.second_factor import verified_login
 from tests.webhooks.factories import WebhookEndpointFactory
 from webhooks.models import WebhookEndpoint
 
@@ -32,7 +33,7 @@ def change_role_in_the_admin(membership: Membership, role: str) -> None:
         username="root@example.com", email="root@example.com", password="x"
     )
     client = Client()
-    client.force_login(superuser)
+    verified_login(client, superuser)
     response = client.post(
         reverse("admin:organizations_membership_change", args=[membership.pk]),
         {"user": membership.user_id, "organization": membership.organization_id, "role": role},

@@ -24,7 +24,9 @@ from pytest_django.live_server_helper import LiveServer
 from audit.services import Actor
 from organizations.admin_access import admin_access_grant
 from organizations.models import Membership
+from organizations.second_factor import second_factor_required
 from tests.support.debian import require_debian_tool
+from tests.support.second_factor import enrolled_device, fresh_device_code
 
 CHROMIUM = Path("/usr/bin/chromium")
 # SCREENSHOT_DIR=docs/images-draft (say) writes them elsewhere: the README's pictures are
@@ -122,16 +124,25 @@ class BrowserUser:
     password: str = PASSWORD
 
 
-def admin_user(membership: Membership) -> BrowserUser:
-    """The member with admin access granted the documented way (`grant_admin_access`)."""
+def admin_user(membership: Membership, *, enrol: bool = True) -> BrowserUser:
+    """The member with admin access granted the documented way (`grant_admin_access`), with
+    an authenticator app enrolled when their role requires one (unless `enrol` is False)."""
     admin_access_grant(membership=membership, actor=Actor(label="test"))
+    if enrol and second_factor_required(user=membership.user):
+        enrolled_device(membership.user)
     return BrowserUser(membership=membership, email=membership.user.email)
 
 
 def log_in(page: Page, server: LiveServer, user: BrowserUser) -> None:
-    """Log in through the admin's login form, as a person would."""
+    """Log in through the admin's login form, as a person would, then give the code of the
+    member's authenticator app when the admin asks for it."""
     page.goto(f"{server.url}/admin/login/")
     page.fill("#id_username", user.email)
     page.fill("#id_password", user.password)
     page.click("input[type=submit]")
-    page.wait_for_selector("#user-tools")
+    page.wait_for_selector("#user-tools, #second-factor-form")
+    if page.locator("#second-factor-form").count():
+        device = enrolled_device(user.membership.user)
+        page.fill("#id_token", fresh_device_code(device))
+        page.click("#second-factor-form input[type=submit]")
+        page.wait_for_selector("#user-tools")

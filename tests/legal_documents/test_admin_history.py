@@ -11,6 +11,7 @@ from audit.models import AuditEvent
 from legal_documents.models import DocumentVersion, LegalDocument
 from tests.factories import MembershipFactory, UserFactory
 from tests.legal_documents.history_support import edit, generated_document
+from tests.support.second_factor import verified_login
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def staff_client(organization) -> Client:  # type: ignore[no-untyped-def]
         )
     )
     client = Client()
-    client.force_login(user)
+    verified_login(client, user)
     return client
 
 
@@ -97,7 +98,7 @@ def test_another_organizations_document_history_and_exports_are_not_found(dpo, o
 def test_versions_and_packages_are_read_only_even_for_a_superuser(dpo, document):
     superuser = UserFactory(is_staff=True, is_superuser=True)
     client = Client()
-    client.force_login(superuser)
+    verified_login(client, superuser)
     version = document.versions.get(number=1)
     url = reverse("admin:legal_documents_documentversion_change", args=[version.pk])
     response = client.post(url, {"change_reason": "rewritten"})

@@ -16,6 +16,7 @@ from audit.models import AuditEvent
 from config.asgi import application
 from legal_documents import events
 from tests.support.flow import completed_document
+from tests.support.second_factor import enrolled_device, verified_login
 from tests.support.websocket import WebsocketClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,6 +80,19 @@ def test_a_session_cookie_is_accepted(dpo):
     cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
     outcome = connect(f"/ws/legal-documents/{document.pk}/", [(b"cookie", cookie)])
     assert outcome["frame"] is not None
+
+
+def test_a_session_that_owes_the_second_factor_is_refused_until_it_is_given(dpo):
+    document = completed_document(dpo)
+    enrolled_device(dpo.membership.user)  # a DPO who enrolled is asked like everyone else
+    path = f"/ws/legal-documents/{document.pk}/"
+    password_only = Client()
+    password_only.force_login(dpo.membership.user)
+    cookie = f"sessionid={password_only.cookies['sessionid'].value}".encode()
+    assert connect(path, [(b"cookie", cookie)])["close_code"] == 4401
+    verified = verified_login(Client(), dpo.membership.user)
+    cookie = f"sessionid={verified.cookies['sessionid'].value}".encode()
+    assert connect(path, [(b"cookie", cookie)])["frame"] is not None
 
 
 def test_a_session_from_a_foreign_origin_is_refused(dpo):

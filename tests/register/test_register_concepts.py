@@ -23,6 +23,7 @@ from organizations.admin_access import admin_access_grant
 from register import services
 from register.models import ProcessingActivity
 from tests.legal_documents.test_api import generate_now
+from tests.support.second_factor import verified_login
 
 pytestmark = pytest.mark.django_db
 
@@ -256,7 +257,7 @@ def test_a_us_vendor_with_no_mechanism_still_needs_one_in_the_document_and_the_r
 def _staff_client(caller) -> Client:  # type: ignore[no-untyped-def]
     admin_access_grant(membership=caller.membership, actor=ACTOR)
     client = Client()
-    client.force_login(caller.membership.user)
+    verified_login(client, caller.membership.user)
     return client
 
 

@@ -8,6 +8,7 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from tests.factories import MembershipFactory
+from tests.support.second_factor import verified_login
 from tests.webhooks.factories import WebhookDeliveryFactory, WebhookEndpointFactory
 from webhooks.models import WebhookEndpoint
 
@@ -23,7 +24,7 @@ def staff_client(dpo) -> Client:  # type: ignore[no-untyped-def]
     user.save()
     user.user_permissions.set(Permission.objects.filter(content_type__app_label="webhooks"))
     client = Client()
-    client.force_login(user)
+    verified_login(client, user)
     return client
 
 
