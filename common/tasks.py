@@ -54,7 +54,7 @@ class ServiceTask(celery.Task):  # type: ignore[misc]
         """Run the task; while another attempt holds its work's lease, look again later.
 
         That attempt may still be running, or its worker died and the lease has not expired
-        yet: this task is sent again, fresh, for one second after the lease's end. Not a
+        yet: this task is sent again, fresh, for when the lease ends. Not a
         Celery retry, which would use up ``max_retries`` and then give up (fail) work that
         is going well; not a failure either. The one place this is decided for every kind.
         """
@@ -62,7 +62,7 @@ class ServiceTask(celery.Task):  # type: ignore[misc]
             return super().__call__(*args, **kwargs)
         except LeaseHeldError as held:
             logger.info("%s: %s; sent again for when it expires", self.name, held)
-            self.apply_async(args, kwargs, countdown=held.seconds_left + 1)
+            self.apply_async(args, kwargs or None, countdown=held.seconds_left)
             return None
 
     @property  # type: ignore[override]

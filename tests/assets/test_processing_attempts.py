@@ -105,7 +105,7 @@ def test_a_task_redelivered_while_the_first_run_goes_on_leaves_it_alone_and_look
     monkeypatch.setattr(
         process_asset_task,
         "apply_async",
-        lambda args, countdown: scheduled.append((args, countdown)),
+        lambda args, kwargs=None, countdown=None: scheduled.append((args, countdown)),
     )
 
     def redelivery() -> None:
