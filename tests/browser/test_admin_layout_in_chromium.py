@@ -11,11 +11,13 @@ import pytest
 from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from playwright.sync_api import Page
 
 from assets.models import AssetChunk
 from legal_documents.models import DocumentationPackage
 from organizations.models import Role
+from reminders.models import ReminderPreference, SentReminder
 from tests.assets.factories import AssetFactory
 from tests.browser.conftest import admin_user, log_in
 from tests.browser.layout import outside_viewport, page_overflow, squeezed_text, text_contrast
@@ -65,6 +67,13 @@ def seeded_organization() -> tuple:  # type: ignore[type-arg]
         organization=organization, status="completed", document_count=1, size_bytes=2048,
     )  # fmt: skip
     WebhookDeliveryFactory(endpoint=WebhookEndpointFactory(organization=organization))
+    ReminderPreference.objects.create(user=dpo.membership.user, language="de")
+    SentReminder.objects.create(
+        organization=organization, user=dpo.membership.user, kind="stale-documents",
+        subject_id=str(organization.pk), occurrence="2026-W10", language="en",
+        recipient=dpo.membership.user.email, subject="Weekly digest: 1 stale document",
+        body="One document is stale.", sent_at=timezone.now(),
+    )  # fmt: skip
     return dpo, document, review, asset
 
 
