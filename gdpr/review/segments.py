@@ -96,7 +96,7 @@ _ABBREVIATIONS = frozenset(
     ]
 )
 _SENTENCE_END = re.compile(r"[.!?][\"'»\u201d\u2019)\]]*\s+(?=[\"'«„“(\[]?[A-ZÀ-ÖØ-Þ0-9§])")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+•·▪\u2013]\s+|\d+[.)]\s+(?=\S)|[a-z][.)]\s+|\([a-z0-9]+\)\s+)")
+_LIST_MARK = re.compile(r"^\s*(?:[-+*•·▪\u2013]\s+|\d+[.)]\s+(?=\S)|[a-z][.)]\s+|\([a-z0-9]+\)\s+)")
 _MARKDOWN_HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*$")
 _HEADING_KEYWORDS = (
     r"clause|section|article|art\.?|artikel|klausel|ziffer|abschnitt|anhang|annex|schedule"
