@@ -21,64 +21,23 @@ and key, which receive `access.ended`.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
 
-from audit.models import Outcome
-from audit.services import record_event, record_foreign_attempt
 from common.consumers import ListeningConsumer
-from common.metrics import count_refused_handshake
 from legal_documents.events import document_group
 from legal_documents.models import LegalDocument
-from organizations.websocket_auth import (
-    CLOSE_UNAUTHENTICATED,
-    Unauthenticated,
-    resolve_caller,
-)
+from organizations.websocket_auth import authorize_subscription
 from organizations.websocket_auth import throttle_handshake as _throttle
-
-CLOSE_NOT_FOUND = 4404
 
 
 @database_sync_to_async
 def authorize(scope: dict[str, Any], document_id: str) -> int | None:
     """None when the caller may follow the document, else the close code (audited)."""
-    try:
-        membership, actor = resolve_caller(scope)
-    except Unauthenticated:
-        count_refused_handshake(reason="unauthenticated")
-        return CLOSE_UNAUTHENTICATED
-    try:
-        uuid.UUID(document_id)
-        owner_id = (
-            LegalDocument.objects.filter(pk=document_id)
-            .values_list("organization_id", flat=True)
-            .first()
-        )
-    except ValueError:
-        owner_id = None
-    found = owner_id == membership.organization_id
-    record_event(
-        organization=membership.organization,
-        actor=actor,
-        action="document.subscribe",
-        outcome=Outcome.ALLOWED if found else Outcome.DENIED,
-        object_type="document",
-        object_id=document_id,
-        details=None if found else {"reason": "unknown document or of another organization"},
+    return authorize_subscription(
+        scope, model=LegalDocument, object_id=document_id, object_type="document"
     )
-    if owner_id is not None and not found:  # the owner's auditors see the attempt too
-        record_foreign_attempt(
-            owner_organization_id=owner_id,
-            actor=actor,
-            action="document.subscribe",
-            object_type="document",
-            object_id=document_id,
-            details={"via": "websocket"},
-        )
-    return None if found else CLOSE_NOT_FOUND
 
 
 class DocumentEventsConsumer(ListeningConsumer):

@@ -9,6 +9,7 @@ sent by browsers on their own and need no such check.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,7 +18,8 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 
-from audit.services import Actor
+from audit.models import Outcome
+from audit.services import Actor, record_event, record_foreign_attempt
 from common.consumers import CLOSE_UNAUTHENTICATED
 from common.metrics import count_refused_handshake
 from common.throttling import websocket_handshake_allowed
@@ -106,3 +108,51 @@ def throttle_handshake(scope: dict[str, Any]) -> int | None:
         return None
     count_refused_handshake(reason="throttled")
     return CLOSE_TOO_MANY
+
+
+CLOSE_NOT_FOUND = 4404
+
+
+def authorize_subscription(
+    scope: dict[str, Any], *, model: type[Any], object_id: str, object_type: str
+) -> int | None:
+    """None when the caller may follow `object_id` (a `model` row), else the close code.
+
+    The one organization check of the sockets that follow one row (a document, a review):
+    4401 without valid credentials (only counted), 4404 for an unknown row or one of another
+    organization. The attempt is audited as `<object_type>.subscribe`, a foreign one in the
+    owner's trail too. Synchronous: a consumer wraps it in database_sync_to_async.
+    """
+    try:
+        membership, actor = resolve_caller(scope)
+    except Unauthenticated:
+        count_refused_handshake(reason="unauthenticated")
+        return CLOSE_UNAUTHENTICATED
+    try:
+        uuid.UUID(object_id)
+        owner_id = (
+            model.objects.filter(pk=object_id).values_list("organization_id", flat=True).first()
+        )
+    except ValueError:
+        owner_id = None
+    found = owner_id == membership.organization_id
+    action = f"{object_type}.subscribe"
+    record_event(
+        organization=membership.organization,
+        actor=actor,
+        action=action,
+        outcome=Outcome.ALLOWED if found else Outcome.DENIED,
+        object_type=object_type,
+        object_id=object_id,
+        details=None if found else {"reason": f"unknown {object_type} or of another organization"},
+    )
+    if owner_id is not None and not found:  # the owner's auditors see the attempt too
+        record_foreign_attempt(
+            owner_organization_id=owner_id,
+            actor=actor,
+            action=action,
+            object_type=object_type,
+            object_id=object_id,
+            details={"via": "websocket"},
+        )
+    return None if found else CLOSE_NOT_FOUND
