@@ -18,6 +18,10 @@ class EmbeddingProvider(ABC):
 
     name: str
     dimensions: int
+    # How many texts an ingestion hands to the model at once (assets.ingestion): a local
+    # model on a CPU is fastest with small batches; a remote server on a GPU wants large
+    # ones, and several in flight (the ``openai`` provider raises it).
+    preferred_batch_size: int = 64
 
     @abstractmethod
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
