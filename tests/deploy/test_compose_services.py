@@ -218,7 +218,12 @@ def test_the_gpu_embedding_server_reserves_the_gpus_and_serves_e5(services):
     embeddings = services["embeddings"]
     [device] = embeddings["deploy"]["resources"]["reservations"]["devices"]
     assert device["capabilities"] == ["gpu"] and device["driver"] == "nvidia"
-    assert embeddings["command"] == ["--model-id", "intfloat/multilingual-e5-small", "--port", "80"]
+    command = embeddings["command"]
+    assert command[:4] == ["--model-id", "intfloat/multilingual-e5-small", "--port", "80"]
+    # TEI refuses a request of more texts than this (32 by default): at least what the
+    # openai provider sends in one request.
+    batch_flag = command.index("--max-client-batch-size")
+    assert int(command[batch_flag + 1]) >= 256, command
     assert embeddings["image"].startswith("ghcr.io/huggingface/text-embeddings-inference:")
     for line in [
         "EMBEDDING_PROVIDER=openai",
