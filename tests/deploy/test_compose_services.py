@@ -218,7 +218,12 @@ def test_the_gpu_embedding_server_reserves_the_gpus_and_serves_e5(services):
     embeddings = services["embeddings"]
     [device] = embeddings["deploy"]["resources"]["reservations"]["devices"]
     assert device["capabilities"] == ["gpu"] and device["driver"] == "nvidia"
-    assert embeddings["command"] == ["--model-id", "intfloat/multilingual-e5-small", "--port", "80"]
+    # The server takes requests as large as the client sends (text-embeddings-inference
+    # refuses more than 32 inputs per request by default; the client sends 256).
+    assert embeddings["command"] == [
+        "--model-id", "intfloat/multilingual-e5-small", "--port", "80",
+        "--max-client-batch-size", "${EMBEDDING_REQUEST_BATCH_SIZE:-256}",
+    ]  # fmt: skip
     assert embeddings["image"].startswith("ghcr.io/huggingface/text-embeddings-inference:")
     for line in [
         "EMBEDDING_PROVIDER=openai",
