@@ -41,6 +41,10 @@ os.environ.setdefault("DATA_DIR", str(ROOT / ".data" / "bench-fast-embedder"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 # A log line per request would be part of what the provider-alone rounds measure.
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# This process's settings as the web server's and the worker's (the base URL is the stub's,
+# set for them once it listens): the active model is checked here before the run.
+os.environ["EMBEDDING_PROVIDER"] = "openai"
+os.environ["EMBEDDING_MODEL"] = "stub-embedder"
 
 from config import local_stack  # noqa: E402
 
@@ -57,6 +61,7 @@ import httpx  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
+from assets.embedding import active_model  # noqa: E402
 from assets.models import Asset  # noqa: E402
 from assets.processing import FileKind, chunk_segments, extract_segments  # noqa: E402
 from assets.processing.embeddings.openai_provider import OpenAIEmbeddingProvider  # noqa: E402
@@ -76,7 +81,7 @@ REQUEST_BATCH = settings.EMBEDDING_REQUEST_BATCH_SIZE
 IN_FLIGHT = settings.EMBEDDING_REQUESTS_IN_FLIGHT
 DIMENSIONS = settings.EMBEDDING_DIMENSIONS
 PHRASE = "Isolde Quarrington embedding covenant"
-MODEL = "stub-embedder"
+MODEL = settings.EMBEDDING_MODEL
 
 
 class StubProcess:
@@ -125,6 +130,7 @@ def provider_rates(stub: StubProcess, chunks: list[str]) -> dict[str, Any]:
               "api_key": "bench", "max_retries": 0}  # fmt: skip
     base64_provider = OpenAIEmbeddingProvider(**common)
     float_provider = OpenAIEmbeddingProvider(**common, encoding_format="float")
+    one_in_flight = OpenAIEmbeddingProvider(**common, requests_in_flight=1)
     langchain = OpenAIEmbeddings(
         model=MODEL, dimensions=DIMENSIONS, base_url=stub.base_url, api_key="bench",  # type: ignore[arg-type]
         max_retries=0, check_embedding_ctx_length=False, chunk_size=REQUEST_BATCH,
@@ -133,6 +139,7 @@ def provider_rates(stub: StubProcess, chunks: list[str]) -> dict[str, Any]:
     variants = {
         "base64": base64_provider.embed_documents,
         "float": float_provider.embed_documents,
+        "base64OneInFlight": one_in_flight.embed_documents,
         "langchainSequential": langchain.embed_documents,
     }
     texts = (chunks * (1 + PROVIDER_TEXTS // max(1, len(chunks))))[:PROVIDER_TEXTS]
@@ -185,6 +192,11 @@ def service(stub: StubProcess, files: list[Path], key: str, workdir: Path) -> di
         env=env, log_path=workdir / "worker.log", name="fast-embedder",
         concurrency=max(1, len(files)),
     )  # fmt: skip
+    if active_model() != "openai":  # the database holds chunks of another model
+        raise RuntimeError(
+            f"the chunks in this database are embedded with {active_model()}: ingestion "
+            "would not use the openai provider; run on an empty DATA_DIR"
+        )
     stub.reset()
     with running(web.start(), worker.start()):
         assert web.process is not None and worker.process is not None
@@ -206,6 +218,8 @@ def service(stub: StubProcess, files: list[Path], key: str, workdir: Path) -> di
     if failed:
         raise RuntimeError(f"ingestion failed: {[i.asset.get('error') for i in ingestions]}")
     chunks = sum(s["chunks"] for s in summaries)
+    if stub.stats()["texts"] < chunks:
+        raise RuntimeError(f"the stub embedded fewer texts than {chunks} chunks: {stub.stats()}")
     # Each file's own processing time (from being taken by the worker to COMPLETED).
     processing = [sum(v for k, v in s["stageSeconds"].items() if k != "queued") for s in summaries]
     return {
@@ -256,6 +270,10 @@ def summary_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     labels = {
         "base64": f"openai provider alone against the stub, base64 vectors, {shape}",
         "float": f"openai provider alone against the stub, JSON floats, {shape}",
+        "base64OneInFlight": (
+            f"openai provider alone against the stub, base64 vectors, requests of "
+            f"{REQUEST_BATCH} texts, 1 in flight"
+        ),
         "langchainSequential": (
             f"LangChain embed_documents alone (the provider before issue 30: one request of "
             f"{REQUEST_BATCH} at a time, the SDK's implicit base64)"
