@@ -73,7 +73,11 @@ def provider_for(model: str) -> EmbeddingProvider:
             options["engine_path"] = settings.EMBEDDING_E5_ENGINE or None
     elif model == "openai":
         base_url, api_key = openai_endpoint()
-        options |= {"model": settings.EMBEDDING_MODEL, "api_key": api_key, "base_url": base_url}
+        options |= {
+            "model": settings.EMBEDDING_MODEL, "api_key": api_key, "base_url": base_url,
+            "request_batch_size": settings.EMBEDDING_REQUEST_BATCH_SIZE,
+            "requests_in_flight": settings.EMBEDDING_REQUESTS_IN_FLIGHT,
+        }  # fmt: skip
     if name == "local":  # its threads depend on how many models this worker runs
         options["threads"] = embedding_threads()
     key = (name, *sorted(options.items()))

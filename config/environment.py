@@ -39,7 +39,9 @@ class Environment:
             return False
         raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
 
-    def int(self, name: str, default: int, *, minimum: int | None = None) -> int:
+    def int(
+        self, name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int:
         raw = self.variables.get(name)
         if raw is None or raw == "":
             return default
@@ -49,6 +51,8 @@ class Environment:
             raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
         if minimum is not None and value < minimum:
             raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise ImproperlyConfigured(f"{name} must be at most {maximum}, not {value}")
         return value
 
     def list(self, name: str, default: list[str]) -> list[str]:

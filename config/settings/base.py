@@ -304,6 +304,11 @@ EMBEDDING_E5_ENGINE = env.str("EMBEDDING_E5_ENGINE", "")
 EMBEDDING_MODEL = env.str("EMBEDDING_MODEL", "text-embedding-3-small")
 EMBEDDING_BASE_URL = env.str("EMBEDDING_BASE_URL", "")
 EMBEDDING_API_KEY = env.str("EMBEDDING_API_KEY", "")
+# How the `openai` provider feeds its server (a GPU wants large batches and several at once):
+# texts per request (OpenAI's API takes at most 2,048) and requests in flight together. An
+# ingestion hands the provider their product at once (bench/bench_fast_embedder.py).
+EMBEDDING_REQUEST_BATCH_SIZE = env.int("EMBEDDING_REQUEST_BATCH_SIZE", 256, minimum=1, maximum=2048)
+EMBEDDING_REQUESTS_IN_FLIGHT = env.int("EMBEDDING_REQUESTS_IN_FLIGHT", 4, minimum=1, maximum=64)
 # The size of AssetChunk.embedding: changing it needs a migration and re-embedding.
 EMBEDDING_DIMENSIONS = env.int("EMBEDDING_DIMENSIONS", 384, minimum=1)
 # Threads of each local model; 0: the cores shared among this worker's models

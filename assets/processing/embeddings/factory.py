@@ -15,7 +15,8 @@ def get_embedding_provider(name: str, **settings: Any) -> EmbeddingProvider:
     """Return the provider ``name`` configured with ``settings``.
 
     Settings: ``dimensions`` (all; default 384 — ``local`` only supports 384); for
-    ``openai``: ``model``, ``api_key``, ``base_url``, ``timeout``, ``max_retries``; for
+    ``openai``: ``model``, ``api_key``, ``base_url``, ``timeout``, ``max_retries``,
+    ``request_batch_size``, ``requests_in_flight``, ``encoding_format``; for
     ``local``: ``model`` (``minilm``, the default, or ``e5-small``), ``threads``, and for
     MiniLM ``model_path``, ``tokenizer_path``, ``inference_batch_size``, for e5
     ``engine_path``.
