@@ -14,7 +14,9 @@ its lease and writes the chunks atomically (``assets.ingestion._store_batch``).
 from __future__ import annotations
 
 import struct
+import sys
 import uuid
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,8 +91,14 @@ def copy_chunks(*, asset_id: Any, organization_id: Any, chunks: Iterable[NewChun
 
 def vector_bytes(values: Sequence[float] | np.ndarray) -> bytes:
     """pgvector's binary form of a vector: dimensions, a reserved 0, big-endian float4s."""
-    array = np.asarray(values, dtype=">f4")
-    return _VECTOR_HEADER.pack(len(array), 0) + array.tobytes()
+    if isinstance(values, np.ndarray):
+        return _VECTOR_HEADER.pack(len(values), 0) + values.astype(">f4", copy=False).tobytes()
+    # A list of Python floats (the providers' output): the array module converts it about
+    # twice as fast as numpy (24 against 45 ms per 1,000 vectors of 384).
+    floats = array("f", values)
+    if sys.byteorder == "little":
+        floats.byteswap()
+    return _VECTOR_HEADER.pack(len(floats), 0) + floats.tobytes()
 
 
 def _uuid(value: Any) -> uuid.UUID:

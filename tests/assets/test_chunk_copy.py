@@ -115,16 +115,22 @@ def test_its_chunks_belong_to_the_organization_given() -> None:
     ) == {asset.organization_id}
 
 
-def test_a_vector_comes_back_as_the_float4_values_it_was_given() -> None:
+@pytest.mark.parametrize("kind", ["list", "float32 array", "float64 array"])
+def test_a_vector_comes_back_as_the_float4_values_it_was_given(kind: str) -> None:
     asset = AssetFactory()
     given = vectors(3, seed=7)
     given[1] = [1e-30, -3.4e38, 0.1, *given[1][3:]]  # tiny, huge, not exact in binary
+    as_given = {
+        "list": lambda v: v,
+        "float32 array": lambda v: np.asarray(v, dtype=np.float32),
+        "float64 array": np.asarray,
+    }[kind]
 
     with transaction.atomic():
         copy_chunks(
             asset_id=asset.pk,
             organization_id=asset.organization_id,
-            chunks=[NewChunk(n, f"t {n}", None, v, "m") for n, v in enumerate(given)],
+            chunks=[NewChunk(n, f"t {n}", None, as_given(v), "m") for n, v in enumerate(given)],
         )
 
     stored = [
