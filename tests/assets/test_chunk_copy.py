@@ -245,3 +245,23 @@ def test_the_ingestion_hands_the_model_batches_of_the_providers_preferred_size(d
     assert asset.status == AssetStatus.COMPLETED
     assert max(embedder.batch_sizes) == 7
     assert sum(embedder.batch_sizes) == asset.chunk_count == asset.chunks.count()
+
+
+def test_the_chunks_of_an_asset_are_found_through_the_unique_index_alone() -> None:
+    """No second btree on asset_id to maintain with every write (migration 0012): the
+    (asset_id, index) one serves the lookups by asset (discard_output, cascade deletes)."""
+    asset = AssetFactory()
+    with transaction.atomic():
+        copy_chunks(asset_id=asset.pk, organization_id=asset.organization_id, chunks=new_chunks())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'assets_assetchunk' "
+            "AND indexdef LIKE '%%btree (asset_id)'"
+        )
+        single_column = cursor.fetchall()
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN DELETE FROM assets_assetchunk WHERE asset_id = %s", [asset.pk])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+
+    assert single_column == []
+    assert "asset_chunk_unique_index" in plan
