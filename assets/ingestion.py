@@ -2,8 +2,9 @@
 
 ``asset_process`` is what ``process_asset_task`` calls. Memory stays bounded whatever the
 file size: segments stream from the extractors, chunks are embedded and written batch by
-batch (one ``bulk_create`` per batch; the model's batches are shared with the other assets
-this process ingests, ``assets.embedding_batcher``), and the converted file (XLSX -> CSV,
+batch (one ``COPY`` per batch, ``assets.chunk_copy``; the model's batches, of the
+provider's ``preferred_batch_size``, are shared with the other assets this process
+ingests, ``assets.embedding_batcher``), and the converted file (XLSX -> CSV,
 HTML -> text) is written to a temporary file from the same stream, then stored.
 """
 
@@ -27,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from assets.chunk_copy import NewChunk, copy_chunks
 from assets.embedding import embedding_provider
 from assets.embedding_batcher import embedding_batcher
 from assets.events import announce_final_status, send_asset_status
@@ -39,6 +41,7 @@ from assets.processing import (
     Segment,
     chunk_segments,
 )
+from assets.processing.embeddings import EmbeddingProvider
 from assets.processing.isolation import ExtractionLimits, isolated_extraction
 from assets.processing.ocr import OcrTally
 from assets.progress import (
@@ -58,8 +61,6 @@ from formats.ocr import OcrOptions
 from formats.registry import format_of
 
 logger = logging.getLogger(__name__)
-
-EMBEDDING_BATCH_SIZE = 64
 
 
 class AttemptSupersededError(Exception):
@@ -309,7 +310,6 @@ def _write_output(
     embedder = embedding_provider()
     # The task's soft time limit, kept here too: the threads pool does not enforce it.
     deadline = time.monotonic() + _budget(asset).total_seconds()
-    count = 0
     limits = extraction_limits(file_size=asset.file_size)
     tally = OcrTally(languages=limits.ocr.languages if limits.ocr else ())
     with ExitStack() as stack:
@@ -339,27 +339,7 @@ def _write_output(
             # The converted file is written from the same stream of segments.
             segments = conversion.write(segments, converted)
         chunks = chunk_segments(segments, size=settings.CHUNK_SIZE, overlap=settings.CHUNK_OVERLAP)
-        batcher = embedding_batcher()
-        # Batches queued for the model and not yet written: one ahead of the one being
-        # written, which another ingestion of this process may embed meanwhile (and fill
-        # up its batch with), so the model never waits while this one chunks and writes.
-        pending: deque[_PendingBatch] = deque()
-        try:
-            while batch := list(islice(chunks, EMBEDDING_BATCH_SIZE)):
-                _raise_if_stopping(asset.pk)  # between batches: the written ones are whole
-                texts = [chunk.text.replace("\x00", "") for chunk in batch]
-                pending.append(
-                    _PendingBatch(
-                        batch, texts, batcher.submit(texts, provider=embedder), embedder.name
-                    )
-                )
-                if len(pending) > 1:
-                    count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
-            while pending:
-                count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
-        finally:
-            for unwritten in pending:  # stopped early: free the model of what is not started
-                unwritten.vectors.cancel()
+        count = store_chunks(asset, chunks, embedder=embedder, deadline=deadline)
         _mark_stage(asset, STAGE_INDEXING, total=count)
         if converted is None:
             return count, "", None, tally.summary()
@@ -370,6 +350,47 @@ def _write_output(
         return count, key, size, tally.summary()
 
 
+def store_chunks(
+    asset: Asset, chunks: Iterable[Chunk], *, embedder: EmbeddingProvider, deadline: float
+) -> int:
+    """Embed and write ``chunks`` of ``asset`` batch by batch; the number written.
+
+    Batches of ``embedder.preferred_batch_size`` chunks are queued for the model (shared
+    with the other ingestions of this process, ``assets.embedding_batcher``) and each is
+    written (``_store_batch``) once its vectors are back. Raises what ``_store_batch``
+    raises, and WorkerStoppingError between batches once the worker stops.
+    """
+    batch_size = max(1, int(embedder.preferred_batch_size))
+    batcher = embedding_batcher()
+    count = 0
+    # Batches queued for the model and not yet written: one ahead of the one being
+    # written, which another ingestion of this process may embed meanwhile (and fill
+    # up its batch with), so the model never waits while this one chunks and writes.
+    pending: deque[_PendingBatch] = deque()
+    chunks = iter(chunks)
+    try:
+        while batch := list(islice(chunks, batch_size)):
+            _raise_if_stopping(asset.pk)  # between batches: the written ones are whole
+            texts = [chunk.text.replace("\x00", "") for chunk in batch]
+            pending.append(
+                _PendingBatch(
+                    batch,
+                    texts,
+                    batcher.submit(texts, provider=embedder),
+                    embedder.name,
+                    batch_size,
+                )
+            )
+            if len(pending) > 1:
+                count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
+        while pending:
+            count = _store_batch(asset, pending.popleft(), count, deadline=deadline)
+    finally:
+        for unwritten in pending:  # stopped early: free the model of what is not started
+            unwritten.vectors.cancel()
+    return count
+
+
 @dataclass(frozen=True, slots=True)
 class _PendingBatch:
     chunks: list[Chunk]
@@ -377,6 +398,8 @@ class _PendingBatch:
     vectors: Future[list[list[float]]]
     # The model that makes the vectors (AssetChunk.embedding_model; see assets.reembedding).
     embedding_model: str
+    # The model's batch size (its provider's preferred_batch_size).
+    batch_size: int
 
 
 def _store_batch(asset: Asset, batch: _PendingBatch, count: int, *, deadline: float) -> int:
@@ -389,25 +412,20 @@ def _store_batch(asset: Asset, batch: _PendingBatch, count: int, *, deadline: fl
         vectors = embedding_batcher().result(
             batch.vectors,
             timeout=max(0.0, deadline - time.monotonic()),
-            batch_size=EMBEDDING_BATCH_SIZE,
+            batch_size=batch.batch_size,
         )
     except TimeoutError:
         raise SoftTimeLimitExceeded() from None
     with transaction.atomic():
         if not _holds_lease(asset):
             raise AttemptSupersededError(asset.pk)
-        AssetChunk.objects.bulk_create(
-            AssetChunk(
-                asset_id=asset.pk,
-                organization_id=asset.organization_id,
-                index=chunk.index,
-                text=text,
-                location=(chunk.location or "")[:200],
-                embedding=vector,
-                embedding_model=batch.embedding_model,
-                **AssetChunk.location_fields(chunk.location),
-            )
-            for chunk, text, vector in zip(batch.chunks, batch.texts, vectors, strict=True)
+        copy_chunks(
+            asset_id=asset.pk,
+            organization_id=asset.organization_id,
+            chunks=(
+                NewChunk(chunk.index, text, chunk.location, vector, batch.embedding_model)
+                for chunk, text, vector in zip(batch.chunks, batch.texts, vectors, strict=True)
+            ),
         )
         count += len(batch.chunks)
         _record_progress(asset, stage=STAGE_EMBEDDING, done=count)

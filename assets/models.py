@@ -121,7 +121,12 @@ class Asset(LeasedWork):
 
 class AssetChunk(models.Model):
     id = models.BigAutoField(primary_key=True)
-    asset = models.ForeignKey(Asset, on_delete=models.CASCADE, related_name="chunks")
+    # No index of its own: the unique (asset, index) btree starts with the asset and serves
+    # every lookup by asset (a cascade delete too); a second one is space and write work
+    # for nothing (migration 0012_chunk_asset_index_removed).
+    asset = models.ForeignKey(
+        Asset, on_delete=models.CASCADE, related_name="chunks", db_index=False
+    )
     # Denormalised from the asset: search filters on it without a join.
     organization = models.ForeignKey(
         "organizations.Organization",

@@ -58,7 +58,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from assets.ingestion import EMBEDDING_BATCH_SIZE  # noqa: E402
 from assets.models import Asset, AssetStatus  # noqa: E402
 from assets.processing import Segment, chunk_segments  # noqa: E402
 from assets.processing.embeddings.local import LocalEmbeddingProvider  # noqa: E402
@@ -124,8 +123,9 @@ def chunk_texts(texts: list[str]) -> list[str]:
 
 def bare_model(chunks: list[str], model: LocalEmbeddingProvider) -> dict[str, Any]:
     started = time.perf_counter()
-    for start in range(0, len(chunks), EMBEDDING_BATCH_SIZE):
-        model.embed_documents(chunks[start : start + EMBEDDING_BATCH_SIZE])
+    size = model.preferred_batch_size  # the ingestion's batches (assets.ingestion)
+    for start in range(0, len(chunks), size):
+        model.embed_documents(chunks[start : start + size])
     seconds = time.perf_counter() - started
     tokenizing = time.perf_counter()
     model._tokenizer.encode_batch(chunks)  # the provider's own tokenizer, same settings

@@ -51,6 +51,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from assets import search  # noqa: E402
+from assets.chunk_copy import NewChunk, copy_chunks  # noqa: E402
 from assets.models import Asset, AssetChunk, AssetStatus  # noqa: E402
 from assets.search import SearchMode, hybrid_chunk_search  # noqa: E402
 from assets.selectors import chunk_search  # noqa: E402
@@ -124,14 +125,16 @@ def ensure_data(rng: np.random.Generator, centres: np.ndarray) -> tuple[list[Ass
             count = min(BATCH, CHUNKS - start)
             block = vectors(rng, centres, count)
             texts = chunk_texts(text_rng, pool, count)
-            AssetChunk.objects.bulk_create(
-                AssetChunk(
-                    asset=assets[(start + i) % ORGANIZATIONS],
-                    organization_id=assets[(start + i) % ORGANIZATIONS].organization_id,
-                    index=(start + i) // ORGANIZATIONS, text=text, embedding=vector,
-                )
-                for i, (vector, text) in enumerate(zip(block, texts, strict=True))
-            )  # fmt: skip
+            with transaction.atomic():  # one COPY per asset (assets.chunk_copy)
+                for n, asset in enumerate(assets):
+                    copy_chunks(
+                        asset_id=asset.pk, organization_id=asset.organization_id,
+                        chunks=[
+                            NewChunk((start + i) // ORGANIZATIONS, text, None, vector, "")
+                            for i, (vector, text) in enumerate(zip(block, texts, strict=True))
+                            if (start + i) % ORGANIZATIONS == n
+                        ],
+                    )  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '512MB'")
         present = set(index_definitions_present(cursor))

@@ -31,6 +31,7 @@ class InterruptingEmbedder:
     def __init__(self, call: int, interruption: Callable[[], Any]) -> None:
         self.inner = embedding_provider()
         self.name = self.inner.name
+        self.preferred_batch_size = self.inner.preferred_batch_size
         self.calls = 0
         self.call = call
         self.interruption: Callable[[], Any] | None = interruption

@@ -17,7 +17,10 @@ REGISTER = "".join(f"Entry {n} of the register of processing activities.\n" for 
 
 
 class ObservingEmbedder:
-    """The configured embedder; before each batch, reads the asset's find response."""
+    """The configured embedder, in batches of 16; before each batch, reads the asset's find
+    response."""
+
+    preferred_batch_size = 16
 
     def __init__(self, client: Any, asset_id: str) -> None:
         self.inner = embedding_provider()
@@ -38,7 +41,6 @@ class ObservingEmbedder:
 
 
 def test_the_find_response_shows_the_progress_of_each_batch(dpo, monkeypatch):
-    monkeypatch.setattr(ingestion, "EMBEDDING_BATCH_SIZE", 16)
     response = upload(dpo.client, "register.txt", REGISTER.encode())
     asset_id = response.json()["id"]
     assert response.json()["progress"] is None  # UPLOADED: not started

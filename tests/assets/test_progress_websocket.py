@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from assets import ingestion
+from assets.processing.embeddings import HashingEmbeddingProvider
 from config.asgi import application
 from config.celery import app as celery_app
 from tests.assets.test_progress import REGISTER
@@ -28,7 +28,7 @@ def eager_tasks():  # type: ignore[no-untyped-def]
 
 @pytest.mark.django_db(transaction=True)
 def test_a_websocket_client_follows_the_progress_of_an_ingestion(dpo, eager_tasks, monkeypatch):
-    monkeypatch.setattr(ingestion, "EMBEDDING_BATCH_SIZE", 16)
+    monkeypatch.setattr(HashingEmbeddingProvider, "preferred_batch_size", 16)
 
     async def follow() -> tuple[str, list[dict[str, Any]]]:
         socket = WebsocketClient(
