@@ -5,7 +5,8 @@ assets; reciprocal rank fusion (RRF, Cormack et al. 2009) adds ``1 / (60 + rank)
 rankers that found a chunk, so a chunk ranked well by several wins without calibrating
 their scores against each other:
 
-* ``vector``: cosine distance on the HNSW index (meaning, paraphrases);
+* ``vector``: cosine distance (meaning, paraphrases), on the organization's own HNSW index
+  when it has one (assets.tenant_indexes), else over its chunks exactly;
 * ``text``: ``websearch_to_tsquery('simple', q)`` on the generated ``search_vector`` (all
   words present; quotes, ``or`` and ``-`` as on a web search engine);
 * ``trigram``: ``word_similarity`` of pg_trgm (names, identifiers, postcodes, inflected or

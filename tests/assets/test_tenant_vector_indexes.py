@@ -238,3 +238,24 @@ def test_no_search_finds_another_organizations_chunks():
             hits = chunk_search(organization_id=organization.pk, vector=list(vector), k=10)
             assert hits
             assert {hit.asset_id for hit in hits} <= own
+
+
+def test_the_processing_task_asks_for_the_index_of_an_organization_past_the_threshold(
+    dpo, settings, monkeypatch
+):
+    from assets import tasks
+    from tests.assets.conftest import upload
+
+    asked: list[str] = []
+    monkeypatch.setattr(tasks.reconcile_tenant_vector_indexes_task, "delay", asked.append)
+    settings.TENANT_VECTOR_INDEX_MIN_CHUNKS = 2
+    first = upload(dpo.client, "first.txt", b"Badge readers log entries.\n").json()["id"]
+    tasks.process_asset_task(first)
+    assert asked == []  # one chunk
+
+    second = upload(dpo.client, "second.txt", b"Visitors sign the register.\n").json()["id"]
+    tasks.process_asset_task(second)
+
+    assert asked == [str(dpo.organization.pk)]
+    tasks.reconcile_tenant_vector_indexes_task(*asked)
+    assert tenant_indexes.has_ready_index(dpo.organization.pk)
