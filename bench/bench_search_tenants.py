@@ -91,8 +91,7 @@ P50_TARGET_MS, P95_TARGET_MS = 20, 100
 # The previous release's vector ranker: the organization compared in an expression the
 # planner cannot use for an index, so the one graph of every organization serves it.
 SINGLE_GRAPH_SQL = search._SEARCH_SQL.replace(
-    "          AND chunk.organization_id = %(organization_id)s\n"
-    "          AND (SELECT asset.status",
+    "          AND chunk.organization_id = %(organization_id)s\n          AND (SELECT asset.status",
     "          AND (chunk.organization_id = %(organization_id)s) IS TRUE\n"
     "          AND (SELECT asset.status",
 )
@@ -151,11 +150,14 @@ def ensure_data(rng: np.random.Generator, centres: np.ndarray) -> tuple[list[Org
             block = min(5000, count - start)
             block_vectors = vectors(rng, centres, block)
             texts = chunk_texts(text_rng, pool, block)
-            with raw.cursor() as cursor, cursor.copy(
-                "COPY assets_assetchunk (asset_id, organization_id, index, text, location, "
-                "sheet_name, embedding_model, embedding_next_model, embedding) "
-                "FROM STDIN (FORMAT BINARY)"
-            ) as copy:
+            with (
+                raw.cursor() as cursor,
+                cursor.copy(
+                    "COPY assets_assetchunk (asset_id, organization_id, index, text, location, "
+                    "sheet_name, embedding_model, embedding_next_model, embedding) "
+                    "FROM STDIN (FORMAT BINARY)"
+                ) as copy,
+            ):
                 copy.set_types(
                     ["uuid", "uuid", "int4", "text", "varchar", "varchar", "varchar",
                      "varchar", "vector"]
@@ -205,9 +207,7 @@ def build_tenant_indexes() -> dict[str, float]:
 
 def build_global_index() -> float:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT 1 FROM pg_indexes WHERE indexname = %s", [GLOBAL_INDEX]
-        )
+        cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [GLOBAL_INDEX])
         if cursor.fetchone():
             return 0.0
         cursor.execute("SET maintenance_work_mem = '2GB'")
@@ -271,7 +271,12 @@ def measure(
         queries = hybrid_queries(QUERIES)
         query_vectors = vectors(np.random.default_rng(17), centres, QUERIES)
 
-        def run(i: int, members: list[Organization] = members) -> Any:
+        def run(
+            i: int,
+            members: list[Organization] = members,
+            queries: Any = queries,
+            query_vectors: Any = query_vectors,
+        ) -> Any:
             return hybrid_chunk_search(
                 organization_id=members[i % len(members)].pk, query=queries[i][1],
                 vector=query_vectors[i].tolist(), k=K, mode=SearchMode.HYBRID,
@@ -369,7 +374,7 @@ def main() -> None:
 
     summary = []
     for mode, report in results.items():
-        label = ("per-organization indexes" if mode == "tenant" else "one graph for all")
+        label = "per-organization indexes" if mode == "tenant" else "one graph for all"
         for size, row in report.items():
             summary.append({
                 "metric": f"hybrid search, {label}, {size} organization ({row['chunks']} of "
@@ -397,10 +402,11 @@ def main() -> None:
     })  # fmt: skip
     if global_seconds:
         summary.append({
-            "metric": f"one HNSW graph of {CHUNKS} chunks, build", "median": round(global_seconds, 1),
-            "p95": None, "unit": "s", "peakMemoryMB": None, "target": None,
+            "metric": f"one HNSW graph of {CHUNKS} chunks, build",
+            "median": round(global_seconds, 1), "p95": None, "unit": "s", "peakMemoryMB": None,
+            "target": None,
         })  # fmt: skip
-    for size, cost in costs.items():
+    for cost in costs.values():
         summary.append({
             "metric": f"exact vector ranking of one organization of {cost['chunks']} chunks",
             "median": cost["exactP50Ms"], "p95": None, "unit": "ms", "peakMemoryMB": None,

@@ -486,8 +486,10 @@ SEARCH_MAX_TERMS = env.int("SEARCH_MAX_TERMS", 32, minimum=1)
 SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", 5000, minimum=1)
 # An organization with this many chunks (of COMPLETED assets) or more gets its own partial HNSW
 # index (assets.tenant_indexes); below it, its vectors are ranked exactly, which reads every
-# chunk of the organization: fast while they are few (bench/bench_search_tenants.py).
-TENANT_VECTOR_INDEX_MIN_CHUNKS = env.int("TENANT_VECTOR_INDEX_MIN_CHUNKS", 10000, minimum=1)
+# chunk of the organization: 12 to 19 ms per 1,000 chunks measured on a busy 2-core machine
+# (bench/bench_search_tenants.py), about what the whole search may take at 2,000, while an
+# HNSW scan of the organization's own graph costs about the same whatever its size.
+TENANT_VECTOR_INDEX_MIN_CHUNKS = env.int("TENANT_VECTOR_INDEX_MIN_CHUNKS", 2000, minimum=1)
 # maintenance_work_mem of one index build: past it, pgvector's build slows down a lot (the
 # graph of 500,000 384-dimension vectors takes about 1 GB).
 TENANT_VECTOR_INDEX_BUILD_MEMORY_MB = env.int(
