@@ -242,8 +242,9 @@ def reembed_step(*, job_id: str) -> StepOutcome:
         if job.phase == CATCHING_UP:
             return _embed_batch(job, stragglers=True)
         if job.phase == INDEXING:
-            _build_next_index()
-            _set_phase(job, SWAPPING)
+            # One organization's index per step: each step stays within the task's limit.
+            if not _build_next_index():
+                _set_phase(job, SWAPPING)
             return StepOutcome(more=True)
         if job.phase == SWAPPING:
             return _swap(job)
@@ -416,31 +417,37 @@ def _write_vectors(
         cursor.execute(_UPDATE_VECTORS[column], [model_name, ids, literals])
 
 
-def _build_next_index() -> None:
-    """The HNSW index of ``embedding_next`` of each organization that has one on
-    ``embedding`` (assets.tenant_indexes); CONCURRENTLY unless inside a transaction (a
-    test), where PostgreSQL does not allow it. An invalid leftover of an interrupted
-    concurrent build is dropped first, a valid one kept."""
+def _build_next_index() -> bool:
+    """The HNSW index of ``embedding_next`` of one organization that has one on
+    ``embedding`` (assets.tenant_indexes) and none yet on ``embedding_next``; False when
+    none is missing. CONCURRENTLY unless inside a transaction (a test), where PostgreSQL
+    does not allow it. An invalid leftover of an interrupted concurrent build is dropped
+    first, a valid one kept."""
     concurrently = not connection.in_atomic_block
-    started = time.monotonic()
-    organizations = list(TenantVectorIndex.objects.values_list("organization_id", flat=True))
+    organizations = TenantVectorIndex.objects.order_by("organization_id")
     with connection.cursor() as cursor:
         valid = _valid_next_indexes(cursor)
-        for organization in organizations:
-            name = tenant_indexes.next_index_name(organization)
-            if name in valid:
-                continue
-            cursor.execute(f"DROP INDEX {'CONCURRENTLY ' if concurrently else ''}IF EXISTS {name}")
-            cursor.execute(
-                tenant_indexes.create_index_sql(
-                    organization_id=organization, name=name, column="embedding_next",
-                    concurrently=concurrently,
-                )
-            )  # fmt: skip
+        missing = [
+            organization
+            for organization in organizations.values_list("organization_id", flat=True)
+            if tenant_indexes.next_index_name(organization) not in valid
+        ]
+        if not missing:
+            return False
+        organization, name = missing[0], tenant_indexes.next_index_name(missing[0])
+        started = time.monotonic()
+        cursor.execute(f"DROP INDEX {'CONCURRENTLY ' if concurrently else ''}IF EXISTS {name}")
+        cursor.execute(
+            tenant_indexes.create_index_sql(
+                organization_id=organization, name=name, column="embedding_next",
+                concurrently=concurrently,
+            )
+        )  # fmt: skip
     logger.info(
-        "re-embedding: %s HNSW indexes of the new vectors built in %.1f s",
-        len(organizations), time.monotonic() - started,
+        "re-embedding: HNSW index %s of the new vectors built in %.1f s (%s to go)",
+        name, time.monotonic() - started, len(missing) - 1,
     )  # fmt: skip
+    return True
 
 
 def _valid_next_indexes(cursor) -> set[str]:  # type: ignore[no-untyped-def]
