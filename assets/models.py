@@ -15,7 +15,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils.translation import gettext_lazy
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import VectorField
 
 from common.background.fields import LeasedWork
 
@@ -167,13 +167,9 @@ class AssetChunk(models.Model):
             models.UniqueConstraint(fields=["asset", "index"], name="asset_chunk_unique_index")
         ]
         indexes = [
-            HnswIndex(
-                name="asset_chunk_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            # No HNSW index over every organization's vectors: a large organization has its
+            # own partial one (TenantVectorIndex, assets.tenant_indexes), a small one is
+            # ranked exactly over its own chunks (assets/search.py).
             # One GIN index for both lexical rankers, the organization first (btree_gin):
             # a search reads and rechecks only its own organization's matches, and no
             # ranker can use it for the organization alone (see migration 0008).
@@ -216,6 +212,39 @@ class EmbeddingIndex(models.Model):
 
     def __str__(self) -> str:
         return self.active_model
+
+
+class TenantVectorIndexState(models.TextChoices):
+    BUILDING = "BUILDING", "Building"
+    READY = "READY", "Ready"
+
+
+class TenantVectorIndex(models.Model):
+    """The partial HNSW index of one large organization's vectors (assets.tenant_indexes).
+
+    The search uses the index only once it is READY (built, valid); ``index_name`` is made
+    from the organization's uuid (hex), never from anything a user typed.
+    """
+
+    organization = models.OneToOneField(
+        "organizations.Organization",
+        on_delete=models.CASCADE,
+        related_name="vector_index",
+        primary_key=True,
+    )
+    index_name = models.CharField(max_length=63, unique=True)
+    state = models.CharField(
+        max_length=10,
+        choices=TenantVectorIndexState.choices,
+        default=TenantVectorIndexState.BUILDING,
+    )
+    # The organization's chunks when the build started, and how long it took.
+    chunks_when_built = models.PositiveIntegerField(default=0)
+    build_seconds = models.FloatField(null=True, blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.index_name} ({self.state})"
 
 
 class ReembedStatus(models.TextChoices):

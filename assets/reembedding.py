@@ -10,12 +10,14 @@
    ingested meanwhile get higher ids and are reached by the cursor.
 2. ``catching-up``: chunks still without a next vector (a chunk committed late with an id
    below the cursor), the same way.
-3. ``indexing``: the HNSW index of ``embedding_next`` is built (CONCURRENTLY outside a
-   transaction: ingestion and search go on); chunks ingested later enter it as they are
-   re-embedded.
+3. ``indexing``: the per-organization HNSW indexes of ``embedding_next`` are built, one for
+   each organization that has one on ``embedding`` (assets.tenant_indexes; CONCURRENTLY
+   outside a transaction: ingestion and search go on); chunks ingested later enter them as
+   they are re-embedded. No reconcile builds an index meanwhile.
 4. ``swapping``: one transaction locks the chunks against writes (reads go on), embeds the
    last stragglers, then, under a lock held for milliseconds, drops ``embedding`` and its
-   index, renames ``embedding_next``/``embedding_next_model``/their index into their place,
+   indexes, renames ``embedding_next``/``embedding_next_model``/their indexes into their place
+   (an organization without a next index loses its record: the reconcile builds it again),
    adds empty next columns and switches ``EmbeddingIndex.active_model``. Renaming is a
    catalogue change: no row is rewritten, the index built in step 3 serves at once, and no
    search ever sees a mix of models. Until then searches use ``embedding`` and the old model
@@ -47,8 +49,17 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from assets import tenant_indexes
 from assets.embedding import MODELS, active_model, provider_for
-from assets.models import Asset, AssetChunk, AssetStatus, EmbeddingIndex, ReembedJob, ReembedStatus
+from assets.models import (
+    Asset,
+    AssetChunk,
+    AssetStatus,
+    EmbeddingIndex,
+    ReembedJob,
+    ReembedStatus,
+    TenantVectorIndex,
+)
 from assets.search import vector_literal
 
 logger = logging.getLogger(__name__)
@@ -61,10 +72,9 @@ SWEEPING = "sweeping"
 DONE = "done"
 
 TABLE = "assets_assetchunk"
-ACTIVE_INDEX = "asset_chunk_embedding_hnsw"
+# The global index of ``embedding_next`` built by releases before per-organization indexes
+# (migration 0012): dropped with the next columns should a cancelled job have left it.
 NEXT_INDEX = "asset_chunk_embedding_next_hnsw"
-# The HNSW parameters of the active index (AssetChunk.Meta), for the one that replaces it.
-HNSW_OPTIONS = "m = 16, ef_construction = 64"
 # Any lock that search or ingestion hold is short; waiting longer means something is stuck,
 # and the swap is tried again by the next step rather than queueing every search behind it.
 SWAP_LOCK_TIMEOUT = "5s"
@@ -232,8 +242,9 @@ def reembed_step(*, job_id: str) -> StepOutcome:
         if job.phase == CATCHING_UP:
             return _embed_batch(job, stragglers=True)
         if job.phase == INDEXING:
-            _build_next_index()
-            _set_phase(job, SWAPPING)
+            # One organization's index per step: each step stays within the task's limit.
+            if not _build_next_index():
+                _set_phase(job, SWAPPING)
             return StepOutcome(more=True)
         if job.phase == SWAPPING:
             return _swap(job)
@@ -320,12 +331,18 @@ def _swap(job: ReembedJob) -> StepOutcome:
         # Searches wait from here until the commit: catalogue changes only, no row rewritten.
         cursor.execute(f"LOCK TABLE {TABLE} IN ACCESS EXCLUSIVE MODE")
         _check_deferred_constraints(cursor)
+        next_indexes = _valid_next_indexes(cursor)
         cursor.execute(
             f"ALTER TABLE {TABLE} DROP COLUMN embedding, DROP COLUMN embedding_model"
-        )  # drops ACTIVE_INDEX with its column
+        )  # drops the organizations' indexes of the old vectors with their column
         cursor.execute(f"ALTER TABLE {TABLE} RENAME COLUMN embedding_next TO embedding")
         cursor.execute(f"ALTER TABLE {TABLE} RENAME COLUMN embedding_next_model TO embedding_model")
-        cursor.execute(f"ALTER INDEX {NEXT_INDEX} RENAME TO {ACTIVE_INDEX}")
+        for row in TenantVectorIndex.objects.select_for_update():
+            next_name = tenant_indexes.next_index_name(row.organization_id)
+            if next_name in next_indexes:
+                cursor.execute(f"ALTER INDEX {next_name} RENAME TO {row.index_name}")
+            else:  # recorded after the indexing phase: the reconcile builds it again
+                row.delete()
         _add_next_columns(cursor)
         EmbeddingIndex.objects.update_or_create(
             pk=EmbeddingIndex.SINGLETON, defaults={"active_model": job.target_model}
@@ -400,30 +417,47 @@ def _write_vectors(
         cursor.execute(_UPDATE_VECTORS[column], [model_name, ids, literals])
 
 
-def _build_next_index() -> None:
-    """The HNSW index of ``embedding_next``; CONCURRENTLY unless inside a transaction (a
-    test), where PostgreSQL does not allow it. An invalid leftover of an interrupted
-    concurrent build is dropped first."""
+def _build_next_index() -> bool:
+    """The HNSW index of ``embedding_next`` of one organization that has one on
+    ``embedding`` (assets.tenant_indexes) and none yet on ``embedding_next``; False when
+    none is missing. CONCURRENTLY unless inside a transaction (a test), where PostgreSQL
+    does not allow it. An invalid leftover of an interrupted concurrent build is dropped
+    first, a valid one kept."""
+    concurrently = not connection.in_atomic_block
+    organizations = TenantVectorIndex.objects.order_by("organization_id")
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT index.indisvalid FROM pg_index index "
-            "JOIN pg_class class ON class.oid = index.indexrelid WHERE class.relname = %s",
-            [NEXT_INDEX],
-        )
-        row = cursor.fetchone()
-        if row is not None and row[0]:
-            return
-        concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
-        if row is not None:
-            cursor.execute(f"DROP INDEX {concurrently} {NEXT_INDEX}")
+        valid = _valid_next_indexes(cursor)
+        missing = [
+            organization
+            for organization in organizations.values_list("organization_id", flat=True)
+            if tenant_indexes.next_index_name(organization) not in valid
+        ]
+        if not missing:
+            return False
+        organization, name = missing[0], tenant_indexes.next_index_name(missing[0])
         started = time.monotonic()
+        cursor.execute(f"DROP INDEX {'CONCURRENTLY ' if concurrently else ''}IF EXISTS {name}")
         cursor.execute(
-            f"CREATE INDEX {concurrently} {NEXT_INDEX} ON {TABLE} "
-            f"USING hnsw (embedding_next vector_cosine_ops) WITH ({HNSW_OPTIONS})"
-        )
+            tenant_indexes.create_index_sql(
+                organization_id=organization, name=name, column="embedding_next",
+                concurrently=concurrently,
+            )
+        )  # fmt: skip
     logger.info(
-        "re-embedding: HNSW index of the new vectors built in %.1f s", time.monotonic() - started
+        "re-embedding: HNSW index %s of the new vectors built in %.1f s (%s to go)",
+        name, time.monotonic() - started, len(missing) - 1,
+    )  # fmt: skip
+    return True
+
+
+def _valid_next_indexes(cursor) -> set[str]:  # type: ignore[no-untyped-def]
+    cursor.execute(
+        "SELECT class.relname FROM pg_index index "
+        "JOIN pg_class class ON class.oid = index.indexrelid "
+        "WHERE index.indrelid = %s::regclass AND index.indisvalid AND class.relname LIKE %s",
+        [TABLE, tenant_indexes.NEXT_INDEX_PREFIX.replace("_", r"\_") + "%"],
     )
+    return {name for (name,) in cursor.fetchall()}
 
 
 def _reset_next_columns() -> None:

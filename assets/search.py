@@ -5,7 +5,8 @@ assets; reciprocal rank fusion (RRF, Cormack et al. 2009) adds ``1 / (60 + rank)
 rankers that found a chunk, so a chunk ranked well by several wins without calibrating
 their scores against each other:
 
-* ``vector``: cosine distance on the HNSW index (meaning, paraphrases);
+* ``vector``: cosine distance (meaning, paraphrases), on the organization's own HNSW index
+  when it has one (assets.tenant_indexes), else over its chunks exactly;
 * ``text``: ``websearch_to_tsquery('simple', q)`` on the generated ``search_vector`` (all
   words present; quotes, ``or`` and ``-`` as on a web search engine);
 * ``trigram``: ``word_similarity`` of pg_trgm (names, identifiers, postcodes, inflected or
@@ -32,13 +33,17 @@ from enum import StrEnum
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 
+from assets import tenant_indexes
 from assets.exceptions import SearchTimedOut
 
 RRF_K = 60
 # The longest query accepted (API and admin; 400 VALIDATION_ERROR beyond): a paragraph.
 MAX_QUERY_CHARACTERS = 2000
-# HNSW candidate list: at least this, or a few times k (recall against latency).
-MIN_EF_SEARCH = 40
+# HNSW candidate list: at least this, or a few times k (recall against latency). 40 left
+# a query of clustered vectors stuck in the wrong cluster of a 50,000-chunk organization's
+# graph (recall@10 0.0 for it, 0.982 on average over 60 queries); 80: 0.998 and at least
+# 0.9, at the same latency within noise (bench/bench_search_tenants.py).
+MIN_EF_SEARCH = 80
 MIN_CANDIDATES = 40
 MAX_CANDIDATES = 200
 # Identifiers and names are short; a long query (a grounding query is a paragraph) has a
@@ -96,11 +101,13 @@ vector_ranked AS (
         SELECT chunk.id, chunk.embedding <=> %(vector)s::vector AS distance
         FROM assets_assetchunk chunk
         WHERE %(use_vector)s
-          -- Filters no other index can serve, checked on the HNSW scan's rows (iterative
-          -- scan): given a join on the asset or an index on the organization, the planner
+          -- The organization as a constant (parameters are bound client-side): the planner
+          -- proves the predicate of the organization's own partial HNSW index
+          -- (assets.tenant_indexes), used only once it is ready. The status is checked on
+          -- the index scan's rows (iterative scan): given a join on the asset, the planner
           -- read every chunk of the organization and sorted them all instead (measured:
           -- 640 ms for 10,000 chunks of one organization out of 100,000, under load).
-          AND (chunk.organization_id = %(organization_id)s) IS TRUE
+          AND chunk.organization_id = %(organization_id)s
           AND (SELECT asset.status FROM assets_asset asset WHERE asset.id = chunk.asset_id)
               = 'COMPLETED'
           -- The query's vector is of the model of the column (a re-embedding that swapped
@@ -178,15 +185,44 @@ ORDER BY fused.rrf DESC, fused.id
 """
 
 
+def _ranked_exactly(sql: str) -> str:
+    """The search SQL whose vector ranker reads the organization's chunks of COMPLETED assets
+    exactly instead of an HNSW index: an organization without its own index (fewer than
+    ``TENANT_VECTOR_INDEX_MIN_CHUNKS`` chunks, or one still building), and one asset. Its
+    chunks are found through the (asset, index) unique index of its completed assets, every
+    one of them is compared with the query: exact, and fast while they are few
+    (bench/bench_search_tenants.py), where a scan of a graph of other organizations' vectors
+    would walk them until it had found enough of its own.
+    """
+    start = sql.index("vector_ranked AS (")
+    end = sql.index("text_ranked AS (")
+    exact = """vector_ranked AS (
+    SELECT id, row_number() OVER (ORDER BY distance, id) AS rank, distance
+    FROM (
+        SELECT chunk.id, chunk.embedding <=> %(vector)s::vector AS distance
+        FROM assets_assetchunk chunk
+        WHERE %(use_vector)s
+          AND chunk.asset_id IN (SELECT id FROM completed_assets)
+          AND chunk.organization_id = %(organization_id)s
+          AND (%(vector_model)s::text IS NULL OR EXISTS (
+              SELECT 1 FROM assets_embeddingindex WHERE active_model = %(vector_model)s))
+        -- An expression no HNSW index can serve: the chunks, ranked exactly.
+        ORDER BY (chunk.embedding <=> %(vector)s::vector) + 0
+        LIMIT %(candidates)s
+    ) nearest_chunks
+),
+"""
+    return sql[:start] + exact + sql[end:]
+
+
 def _scoped_to_one_asset(sql: str) -> str:
     """The search SQL over one asset's chunks (``%(asset_id)s``), derived from the
     organization-wide one so that the rankers and their fusion stay one definition.
 
-    The vector ranker reads the asset's chunks exactly instead of the HNSW index: one
-    document has few chunks (a 150 KB contract: about a hundred), found through the
-    (asset, index) unique index, while an HNSW scan filtered down to one asset would walk
-    the whole organization's graph for them. The text and trigram rankers keep their
-    indexes; the asset filter is added to their candidates.
+    The vector ranker reads the asset's chunks exactly (``_ranked_exactly``): one document
+    has few chunks (a 150 KB contract: about a hundred), while an HNSW scan filtered down to
+    one asset would walk the whole organization's graph for them. The text and trigram
+    rankers keep their indexes; the asset filter is added to their candidates.
     """
     replacements = {
         # The asset itself, if it is the organization's and COMPLETED: the text and trigram
@@ -202,27 +238,10 @@ def _scoped_to_one_asset(sql: str) -> str:
     for old, new in replacements.items():
         assert sql.count(old) == 1, old
         sql = sql.replace(old, new)
-    start = sql.index("vector_ranked AS (")
-    end = sql.index("text_ranked AS (")
-    exact = """vector_ranked AS (
-    SELECT id, row_number() OVER (ORDER BY distance, id) AS rank, distance
-    FROM (
-        SELECT chunk.id, chunk.embedding <=> %(vector)s::vector AS distance
-        FROM assets_assetchunk chunk
-        WHERE %(use_vector)s
-          AND chunk.asset_id IN (SELECT id FROM completed_assets)
-          AND chunk.organization_id = %(organization_id)s
-          AND (%(vector_model)s::text IS NULL OR EXISTS (
-              SELECT 1 FROM assets_embeddingindex WHERE active_model = %(vector_model)s))
-        -- An expression the HNSW index cannot serve: the asset's chunks, ranked exactly.
-        ORDER BY (chunk.embedding <=> %(vector)s::vector) + 0
-        LIMIT %(candidates)s
-    ) nearest_chunks
-),
-"""
-    return sql[:start] + exact + sql[end:]
+    return _ranked_exactly(sql)
 
 
+_EXACT_SEARCH_SQL = _ranked_exactly(_SEARCH_SQL)
 _ASSET_SEARCH_SQL = _scoped_to_one_asset(_SEARCH_SQL)
 
 
@@ -267,10 +286,12 @@ def hybrid_chunk_search(
         "k": k,
         "asset_id": asset_id,
     }
-    sql = _SEARCH_SQL if asset_id is None else _ASSET_SEARCH_SQL
     timeout_ms = settings.SEARCH_STATEMENT_TIMEOUT_MS
     try:
         with transaction.atomic(), connection.cursor() as cursor:
+            sql = _search_sql(
+                organization_id=organization_id, asset_id=asset_id, use_vector=use_vector
+            )
             # set_config(..., true) is SET LOCAL: it ends with this transaction. The planner
             # does not know that word_similarity over a whole chunk is costly and scans the
             # organization's chunks sequentially while it believes them few (measured:
@@ -321,6 +342,16 @@ def hybrid_chunk_search(
         # relaxed_order may return neighbours slightly out of order.
         hits.sort(key=lambda hit: -hit.score)
     return hits
+
+
+def _search_sql(*, organization_id: object, asset_id: object, use_vector: bool) -> str:
+    """One asset's search, the organization's through its own HNSW index once it is ready,
+    else the organization's with its vectors ranked exactly."""
+    if asset_id is not None:
+        return _ASSET_SEARCH_SQL
+    if use_vector and tenant_indexes.has_ready_index(organization_id):
+        return _SEARCH_SQL
+    return _EXACT_SEARCH_SQL
 
 
 def vector_literal(vector: list[float]) -> str:

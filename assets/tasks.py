@@ -9,7 +9,7 @@ from celery import Task, shared_task
 from celery.exceptions import Reject, SoftTimeLimitExceeded, TimeLimitExceeded
 from django.db import IntegrityError
 
-from assets import ingestion, reembedding
+from assets import ingestion, reembedding, tenant_indexes
 from assets.models import Asset
 from assets.storage import delete_files
 from assets.time_budget import MIB, asset_budget_seconds, asset_time_limits
@@ -114,9 +114,16 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
     # Redelivered: the worker of an earlier delivery was lost (reject_on_worker_lost).
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     try:
-        ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
+        asset = ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.WorkerStoppingError as stopping:
         raise Reject(str(stopping), requeue=True) from None
+    # The asset may have taken its organization past the threshold of its own vector index.
+    if (
+        asset is not None
+        and asset.status == "COMPLETED"
+        and tenant_indexes.needs_index(organization_id=asset.organization_id)
+    ):
+        reconcile_tenant_vector_indexes_task.delay(str(asset.organization_id))
 
 
 @shared_task(
@@ -158,3 +165,23 @@ def reembed_chunks_task(self, job_id: str) -> None:  # type: ignore[no-untyped-d
     outcome = reembedding.reembed_step(job_id=job_id)
     if outcome.more:
         reembed_chunks_task.apply_async((job_id,), countdown=outcome.delay or None)
+
+
+@shared_task(
+    base=ServiceTask,
+    bind=True,
+    # No time limit of an asset's: building the index of a large organization takes
+    # minutes (bench/bench_search_tenants.py), whatever the size of any one file.
+)
+def reconcile_tenant_vector_indexes_task(  # type: ignore[no-untyped-def]
+    self, organization_id: str | None = None
+) -> None:
+    """Build the missing per-organization vector indexes (of ``organization_id`` only, when
+    given) and drop those of deleted organizations (assets.tenant_indexes). Idempotent; a
+    second one while one runs returns at once (the periodic run catches up)."""
+    outcome = tenant_indexes.reconcile(organization_id=organization_id)
+    if outcome.built or outcome.dropped or outcome.skipped:
+        logger.info(
+            "vector indexes: built %s, dropped %s%s", outcome.built, outcome.dropped,
+            f" ({outcome.skipped})" if outcome.skipped else "",
+        )  # fmt: skip

@@ -32,6 +32,9 @@ BENCHMARKS: list[tuple[str, str, int]] = [
     # 100 MB CSV + TXT through uvicorn and workers: about 40 min on a busy 2-core machine.
     ("large_files", "bench_large_files.py", 3 * 3600),
     ("search", "bench_search.py", 1800),
+    # 1,000,000 chunks over 100 organizations (issue 30, goal 2): COPY load, per-organization
+    # indexes and one global graph built, searched: about an hour on 2 cores.
+    ("search_tenants", "bench_search_tenants.py", 3 * 3600),
     ("highlight", "bench_highlight.py", 300),
     ("api_throughput", "bench_api.py", 900),
     ("audit_append", "bench_audit_append.py", 300),

@@ -455,6 +455,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "register.tasks.clean_up_register_imports_task",
         "schedule": 60.0,
     },
+    # Per-organization vector indexes (assets.tenant_indexes): the missing ones built, those
+    # of deleted organizations dropped; an ingestion asks for its organization's at once.
+    "reconcile-tenant-vector-indexes": {
+        "task": "assets.tasks.reconcile_tenant_vector_indexes_task",
+        "schedule": 600.0,
+    },
     # The deadline reminders (reminders.services): each sent once, whenever the runs fall.
     "send-due-reminders": {
         "task": "reminders.tasks.send_due_reminders_task",
@@ -483,6 +489,17 @@ SEARCH_MAX_TERMS = env.int("SEARCH_MAX_TERMS", 32, minimum=1)
 # no query holds a connection and a core for long. The slowest kind measured (a misspelt
 # name, 100,000 chunks: bench/bench_search.py) has a p95 of 0.8 s.
 SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", 5000, minimum=1)
+# An organization with this many chunks (of COMPLETED assets) or more gets its own partial HNSW
+# index (assets.tenant_indexes); below it, its vectors are ranked exactly, which reads every
+# chunk of the organization: 12 to 19 ms per 1,000 chunks measured on a busy 2-core machine
+# (bench/bench_search_tenants.py), about what the whole search may take at 2,000, while an
+# HNSW scan of the organization's own graph costs about the same whatever its size.
+TENANT_VECTOR_INDEX_MIN_CHUNKS = env.int("TENANT_VECTOR_INDEX_MIN_CHUNKS", 2000, minimum=1)
+# maintenance_work_mem of one index build: past it, pgvector's build slows down a lot (the
+# graph of 500,000 384-dimension vectors takes about 1 GB).
+TENANT_VECTOR_INDEX_BUILD_MEMORY_MB = env.int(
+    "TENANT_VECTOR_INDEX_BUILD_MEMORY_MB", 1024, minimum=64
+)
 # Invalid API keys accepted (and audited) per client address and minute; then 429.
 AUTH_FAILURES_PER_MINUTE = env.int("AUTH_FAILURES_PER_MINUTE", 30, minimum=1)
 # Unknown or malformed API keys are audited on one shared chain (no organization), whose

@@ -15,9 +15,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from assets import reembedding
+from assets import reembedding, tenant_indexes
 from assets.embedding import active_model, embedding_provider, provider_for
-from assets.models import AssetChunk, EmbeddingIndex, ReembedJob, ReembedStatus
+from assets.models import AssetChunk, EmbeddingIndex, ReembedJob, ReembedStatus, TenantVectorIndex
 from assets.search import hybrid_chunk_search
 from assets.selectors import SearchMode, asset_search
 from config.celery import app as celery_app
@@ -48,11 +48,14 @@ def small_chunks(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def corpus(uploaded, small_chunks, dpo):  # type: ignore[no-untyped-def]
-    """Four uploads embedded with `hashing` (the active model)."""
+def corpus(uploaded, small_chunks, dpo, settings):  # type: ignore[no-untyped-def]
+    """Four uploads embedded with `hashing` (the active model), the organization with its
+    own vector index (assets.tenant_indexes)."""
     for name, sentence in TOPICS.items():
         uploaded(name, "".join(f"{sentence[:-2]} (clause {n}). " for n in range(10)).encode())
     assert active_model() == "hashing"
+    settings.TENANT_VECTOR_INDEX_MIN_CHUNKS = 10
+    assert tenant_indexes.reconcile().built == [tenant_indexes.index_name(dpo.organization.pk)]
     return dpo
 
 
@@ -107,16 +110,22 @@ def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(cor
     stored = np.array([vector for _, vector, _ in chunks])
     assert np.allclose(stored, expected, atol=1e-5)
     assert not AssetChunk.objects.filter(embedding_next__isnull=False).exists()
-    # The index built on the new column now serves the active one; no next index is left.
-    assert "USING hnsw (embedding vector_cosine_ops)" in _index_column("asset_chunk_embedding_hnsw")
-    assert _index_column("asset_chunk_embedding_next_hnsw") is None
+    # The organization's index built on the new column now serves the active one; no next
+    # index is left.
+    organization = corpus.organization.pk
+    active_index = tenant_indexes.index_name(organization)
+    assert "USING hnsw (embedding vector_cosine_ops)" in _index_column(active_index)
+    assert _index_column(tenant_indexes.next_index_name(organization)) is None
+    assert TenantVectorIndex.objects.get(organization_id=organization).index_name == active_index
+    assert tenant_indexes.has_ready_index(organization)
     with connection.cursor() as cursor:
         # (Whether the planner may use it inside this test's one transaction, which also
         # built it, depends on HOT chains; a later transaction may, as a search does.)
         cursor.execute(
             "SELECT index.indisvalid AND index.indisready AND index.indislive "
             "FROM pg_index index JOIN pg_class class ON class.oid = index.indexrelid "
-            "WHERE class.relname = 'asset_chunk_embedding_hnsw'"
+            "WHERE class.relname = %s",
+            [active_index],
         )
         assert cursor.fetchone() == (True,)
     # Queries are embedded with MiniLM: the best hit's score is MiniLM's cosine similarity.
@@ -289,13 +298,17 @@ def test_a_cancelled_reembedding_leaves_the_active_vectors_and_can_start_again(c
     before = _vectors()
     job = reembedding.reembed_start(model="minilm", batch_size=5)
     _run(job, until_phase="swapping")
-    assert _index_column("asset_chunk_embedding_next_hnsw") is not None
+    next_index = tenant_indexes.next_index_name(corpus.organization.pk)
+    assert "USING hnsw (embedding_next vector_cosine_ops)" in _index_column(next_index)
 
     reembedding.reembed_cancel()
 
     assert ReembedJob.objects.get(pk=job.pk).status == ReembedStatus.CANCELLED
     assert not AssetChunk.objects.filter(embedding_next__isnull=False).exists()
-    assert _index_column("asset_chunk_embedding_next_hnsw") is None
+    assert _index_column(next_index) is None
+    assert "(embedding vector_cosine_ops)" in _index_column(
+        tenant_indexes.index_name(corpus.organization.pk)
+    )
     assert active_model() == "hashing"
     assert all(np.array_equal(before[i], v) for i, v in _vectors().items())
     assert not reembedding.reembed_step(job_id=str(job.pk)).more

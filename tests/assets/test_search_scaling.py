@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 
-from assets import search
+from assets import search, tenant_indexes
 
 SEARCH_URL = "/api/v1/assets/search"
 
@@ -48,9 +48,15 @@ def test_the_trigram_candidates_come_from_the_organizations_own_index_entries(up
     assert "organization_id" in trigram_scan, plan
 
 
-def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organization(uploaded, dpo):
+def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
+    uploaded, dpo, settings
+):
+    # Large enough for its own index (assets.tenant_indexes; tests/assets/
+    # test_tenant_vector_indexes.py has the rest), built here inside the test's transaction.
+    settings.TENANT_VECTOR_INDEX_MIN_CHUNKS = 3
     for number in range(3):
         uploaded(f"policy-{number}.txt", f"Badge readers log entries, site {number}.\n".encode())
+    tenant_indexes.reconcile()
     params = {
         "organization_id": dpo.organization.pk, "query": "badge", "use_vector": True,
         "vector": search.vector_literal([1.0] + [0.0] * 383), "use_text": False,
@@ -58,13 +64,14 @@ def test_the_vector_ranker_reads_the_hnsw_index_not_every_chunk_of_the_organizat
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
         "vector_model": None,
     }  # fmt: skip
+    sql = search._search_sql(organization_id=dpo.organization.pk, asset_id=None, use_vector=True)
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("EXPLAIN " + search._SEARCH_SQL, params)
+        cursor.execute("EXPLAIN " + sql, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
-    assert "asset_chunk_embedding_hnsw" in plan, plan
+    assert tenant_indexes.index_name(dpo.organization.pk) in plan, plan
 
 
 def _plan(params: dict[str, object]) -> str:
