@@ -26,7 +26,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("assets", "0011_asset_ocr"),
+        ("assets", "0012_chunk_asset_index_removed"),
         ("organizations", "0003_client_company_details_json"),
     ]
 
