@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import connection
 
 from assets.models import AssetChunk, ChunkWord
+from assets.search import SearchMode, hybrid_chunk_search
 
 SEARCH_URL = "/api/v1/assets/search"
 
@@ -101,3 +102,15 @@ def test_a_deleted_assets_words_find_nothing_and_the_others_are_still_found(uplo
     assert _search(dpo.client, "Mathiue") == []
     # The words stay (assets.models.ChunkWord): they only propose words no chunk holds.
     assert "mathieu" in _words(dpo.organization)
+
+
+def test_a_typo_searched_in_one_asset_finds_only_that_assets_chunks(uploaded, dpo):
+    first = uploaded("first.txt", b"Mathieu Fenniak wrote pyPdf.\n")
+    second = uploaded("second.txt", b"Fenniak maintained it until 2010.\n")
+
+    for asset in (first, second):
+        hits = hybrid_chunk_search(
+            organization_id=dpo.organization.pk, query="Fenniac", vector=None, k=10,
+            mode=SearchMode.TEXT, asset_id=asset.pk,
+        )  # fmt: skip
+        assert [(hit.asset_id, hit.rankers) for hit in hits] == [(str(asset.pk), ["trigram"])]
