@@ -170,13 +170,13 @@ class AssetChunk(models.Model):
             # No HNSW index over every organization's vectors: a large organization has its
             # own partial one (TenantVectorIndex, assets.tenant_indexes), a small one is
             # ranked exactly over its own chunks (assets/search.py).
-            # One GIN index for both lexical rankers, the organization first (btree_gin):
-            # a search reads and rechecks only its own organization's matches, and no
-            # ranker can use it for the organization alone (see migration 0008).
+            # The full-text index, the organization first (btree_gin): a search reads
+            # only its own organization's matches (migration 0008). Typo queries reach it
+            # through ChunkWord; the chunk texts have no trigram index (migration 0014).
             GinIndex(
                 name="asset_chunk_org_text_search",
-                fields=["organization", "search_vector", "text"],
-                opclasses=["uuid_ops", "tsvector_ops", "gin_trgm_ops"],
+                fields=["organization", "search_vector"],
+                opclasses=["uuid_ops", "tsvector_ops"],
             ),
         ]
 
@@ -298,3 +298,45 @@ class ReembedJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_model} -> {self.target_model} ({self.status})"
+
+
+class ChunkWord(models.Model):
+    """A distinct word (a full-text lexeme of ``search_vector``) of an organization's chunks.
+
+    pg_trgm's "Text Search Integration": a typo or a word inside a longer one (a Korean
+    noun before its particle) finds its similar words here through the trigram index,
+    then the full-text index finds the chunks holding them (assets.search, the trigram
+    ranker); no chunk text is rechecked. Filled in the database by a statement-level
+    trigger on the chunk table (migration 0014), so that COPY and INSERT alike fill it.
+
+    Never emptied as chunks go: a word whose chunks were all deleted stays and only
+    proposes a word no chunk holds, which the full-text index answers with nothing. The
+    organization's deletion removes its words (CASCADE).
+    """
+
+    # The word first: the organization's words are looked for through the trigram index
+    # (organization and trigrams in one scan); listing them all through this one would take
+    # a skip scan, which the planner costs above it.
+    pk = models.CompositePrimaryKey("word", "organization")
+    organization = models.ForeignKey(
+        "organizations.Organization", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    word = models.TextField()
+
+    class Meta:
+        indexes = [
+            # The organization first (btree_gin): a typo is compared with its own
+            # organization's words only. No pending list (fastupdate): every search would
+            # read it through, and the planner, costing it, read all of an organization's
+            # words through the primary key instead; new words are few once an
+            # organization's vocabulary is known.
+            GinIndex(
+                name="chunk_word_org_trigram",
+                fields=["organization", "word"],
+                opclasses=["uuid_ops", "gin_trgm_ops"],
+                fastupdate=False,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.word

@@ -73,7 +73,7 @@ DONE = "done"
 
 TABLE = "assets_assetchunk"
 # The global index of ``embedding_next`` built by releases before per-organization indexes
-# (migration 0012): dropped with the next columns should a cancelled job have left it.
+# (migration 0013): dropped with the next columns should a cancelled job have left it.
 NEXT_INDEX = "asset_chunk_embedding_next_hnsw"
 # Any lock that search or ingestion hold is short; waiting longer means something is stuck,
 # and the swap is tried again by the next step rather than queueing every search behind it.

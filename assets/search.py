@@ -9,10 +9,10 @@ their scores against each other:
   when it has one (assets.tenant_indexes), else over its chunks exactly;
 * ``text``: ``websearch_to_tsquery('simple', q)`` on the generated ``search_vector`` (all
   words present; quotes, ``or`` and ``-`` as on a web search engine);
-* ``trigram``: ``word_similarity`` of pg_trgm (names, identifiers, postcodes, inflected or
-  agglutinated words such as Korean particles, typos), which full-text tokens miss; it
-  runs only when the full-text ranker found nothing (its recheck costs grow with the
-  organization's chunks: see the SQL).
+* ``trigram``: ``word_similarity`` of pg_trgm (typos, inflected or agglutinated words such
+  as Korean particles), which full-text tokens miss: each query word's similar words
+  among the organization's words (``assets.models.ChunkWord``), then the chunks holding
+  them through the full-text index; it runs only when the full-text ranker found nothing.
 
 The organization and status filters are in every ranker's own WHERE clause, so no ranker
 can propose another organization's chunk.
@@ -46,14 +46,16 @@ MAX_QUERY_CHARACTERS = 2000
 MIN_EF_SEARCH = 80
 MIN_CANDIDATES = 40
 MAX_CANDIDATES = 200
-# Identifiers and names are short; a long query (a grounding query is a paragraph) has a
-# low word similarity to everything and would only make the trigram index scan expensive.
+# Identifiers and names are short; a long query (a grounding query is a paragraph) rarely
+# has all its words in one chunk, and each of its words is one more trigram index lookup.
 MAX_TRIGRAM_QUERY_CHARACTERS = 200
 # pg_trgm's default is 0.6; a little lower tolerates a typo or a particle in short names.
 TRIGRAM_THRESHOLD = 0.5
 SNIPPET_CHARACTERS = 240
-# At most this many trigram matches are scored (see trigram_matches in the SQL).
+# At most this many chunks holding similar words are scored (see trigram_matches in the SQL).
 TRIGRAM_SCAN_LIMIT = 2000
+# The similar words of one query word looked for in the chunks, the most similar first.
+TRIGRAM_SIMILAR_WORDS = 10
 # PostgreSQL's SQLSTATE of a statement cancelled by statement_timeout (or a cancel request).
 QUERY_CANCELED = "57014"
 
@@ -131,30 +133,65 @@ text_ranked AS (
         LIMIT %(candidates)s
     ) matching_chunks
 ),
--- A fence: the trigram filter is costly per row (word_similarity over the whole chunk),
--- so the GIN trigram index must choose the rows, never a walk through the assets; and a
--- bound, so that a query as common as "data" cannot recheck every chunk of a large
--- organization (the best matches beyond it are lost, the vector and text rankers remain).
--- Only when the full-text ranker found nothing (a typo, a word inside a longer one as a
--- Korean noun before its particle): the trigram index cannot tell a rare query from a
--- common one, and every candidate it proposes is rechecked over the whole chunk. Measured
--- (bench/bench_search.py, 20,000 chunks of prose): "health records within" proposed 90 %%
--- of the chunks, 10 s; a rare name among common words took 13 s in a 20 MB file. A
--- one-time filter skips the scan whenever the words were found as such.
-trigram_matches AS MATERIALIZED (
-    SELECT chunk.id, chunk.asset_id, word_similarity(%(query)s, chunk.text) AS similarity
-    FROM assets_assetchunk chunk
+-- Typo queries, as pg_trgm's documentation integrates trigrams with text search: each
+-- query word (a lexeme, as the chunks' search_vector makes them) finds its organization's
+-- most similar words in assets_chunkword (its own trigram index; `<%%`: the word is similar
+-- to a part of the stored one, so a Korean noun finds it before its particle), then the
+-- full-text index finds the chunks holding, for every query word with similar words, one
+-- of them. No chunk text is rechecked. Only when the full-text ranker found nothing (a
+-- one-time filter): words found as such need no second ranker, whose exact matches would
+-- only repeat the full-text ones.
+trigram_words AS MATERIALIZED (
+    SELECT query_word.position, similar_word.similarity,
+           -- The word as one lexeme of a tsquery, never parsed again (tsquery's quoting).
+           ('''' || replace(replace(similar_word.word, '\\', '\\\\'), '''', '''''')
+            || '''')::tsquery AS lexeme
+    FROM unnest(tsvector_to_array(to_tsvector('simple', %(query)s)))
+         WITH ORDINALITY AS query_word(word, position)
+    CROSS JOIN LATERAL (
+        SELECT chunk_word.word, word_similarity(query_word.word, chunk_word.word) AS similarity
+        FROM assets_chunkword chunk_word
+        WHERE chunk_word.organization_id = %(organization_id)s
+          AND query_word.word <%% chunk_word.word
+        ORDER BY similarity DESC, chunk_word.word
+        LIMIT %(trigram_similar_words)s
+    ) similar_word
     WHERE %(use_trigram)s
       AND NOT EXISTS (SELECT FROM text_ranked)
-      AND chunk.organization_id = %(organization_id)s
-      AND %(query)s <%% chunk.text
+),
+-- Each query word's similar words OR-ed, the query words AND-ed (a word without any
+-- similar word is left out, as a word of the query that matches nothing).
+trigram_query AS MATERIALIZED (
+    SELECT string_agg(alternatives, ' & ')::tsquery AS query
+    FROM (
+        SELECT '(' || string_agg(lexeme::text, ' | ') || ')' AS alternatives
+        FROM trigram_words
+        GROUP BY position
+    ) per_query_word
+),
+-- A bound, so that a typo as close to common words as "dta" cannot score every chunk of
+-- a large organization (the best matches beyond it are lost, the other rankers remain).
+trigram_matches AS MATERIALIZED (
+    SELECT chunk.id, chunk.asset_id, chunk.search_vector
+    FROM assets_assetchunk chunk
+    WHERE chunk.organization_id = %(organization_id)s
+      AND chunk.search_vector @@ (SELECT query FROM trigram_query)
     LIMIT %(trigram_scan_limit)s
 ),
+-- A chunk scores, for each query word, the similarity of its best similar word it holds.
 trigram_ranked AS (
     SELECT id, row_number() OVER (ORDER BY similarity DESC, id) AS rank
     FROM (
-        SELECT id, similarity FROM trigram_matches
-        WHERE asset_id IN (SELECT id FROM completed_assets)
+        SELECT match.id, (
+            SELECT sum(best) FROM (
+                SELECT max(word.similarity) AS best
+                FROM trigram_words word
+                WHERE match.search_vector @@ word.lexeme
+                GROUP BY word.position
+            ) best_words
+        ) AS similarity
+        FROM trigram_matches match
+        WHERE match.asset_id IN (SELECT id FROM completed_assets)
         ORDER BY similarity DESC
         LIMIT %(candidates)s
     ) similar_chunks
@@ -231,8 +268,9 @@ def _scoped_to_one_asset(sql: str) -> str:
             "WHERE organization_id = %(organization_id)s AND status = 'COMPLETED'\n"
             "      AND id = %(asset_id)s\n"
         ),
-        "      AND %(query)s <%% chunk.text\n": (
-            "      AND %(query)s <%% chunk.text\n      AND chunk.asset_id = %(asset_id)s\n"
+        "      AND chunk.search_vector @@ (SELECT query FROM trigram_query)\n": (
+            "      AND chunk.search_vector @@ (SELECT query FROM trigram_query)\n"
+            "      AND chunk.asset_id = %(asset_id)s\n"
         ),
     }
     for old, new in replacements.items():
@@ -282,6 +320,7 @@ def hybrid_chunk_search(
         "use_trigram": use_lexical and len(words) <= MAX_TRIGRAM_QUERY_CHARACTERS,
         "candidates": candidates,
         "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
+        "trigram_similar_words": TRIGRAM_SIMILAR_WORDS,
         "rrf_k": RRF_K,
         "k": k,
         "asset_id": asset_id,
@@ -293,10 +332,9 @@ def hybrid_chunk_search(
                 organization_id=organization_id, asset_id=asset_id, use_vector=use_vector
             )
             # set_config(..., true) is SET LOCAL: it ends with this transaction. The planner
-            # does not know that word_similarity over a whole chunk is costly and scans the
-            # organization's chunks sequentially while it believes them few (measured:
-            # 180 ms for 1,240 chunks, against 4 ms through the GIN indexes): no sequential
-            # scans. The statement timeout bounds what no index can (a busy database, a
+            # scanned an organization's chunks sequentially while it believed them few
+            # (measured: 180 ms for 1,240 chunks, against 4 ms through the GIN indexes): no
+            # sequential scans. The statement timeout bounds what no index can (a busy database, a
             # costly query): PostgreSQL cancels the statement, SearchTimedOut below.
             cursor.execute(
                 "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "

@@ -5,8 +5,9 @@ vectors are synthetic but clustered like real embeddings (random data makes any 
 look bad): 300 topic centres, each chunk a noisy copy of one, spread over 10
 organizations. The chunk texts are varied generated prose (contract and register
 sentences with names, cities, clauses, dates and amounts: tests/support/large_files.py),
-so the full-text (``search_vector``) and trigram indexes, created as the migrations create
-them, hold realistic postings.
+so the full-text (``search_vector``) index and the organizations' words (the trigram
+ranker's, assets.models.ChunkWord), created as the migrations create them, hold realistic
+postings.
 
 * Vector: the service's own selector (`assets.selectors.chunk_search`: the organization
   filter, iterative scans, ef_search), timed end to end; recall@10 compares with exact
@@ -69,12 +70,12 @@ SLUG = "bench-search-"
 # The indexes loaded in bulk: dropped before the load, created again afterwards with the
 # definitions the migrations gave them (read back from pg_indexes).
 BULK_INDEXES = ("asset_chunk_org_text_search",)
-# Those definitions (assets/migrations/0008), should a run that stopped half-way have left
+# Those definitions (assets/migrations/0012), should a run that stopped half-way have left
 # them dropped.
 MIGRATION_INDEXES = {
     "asset_chunk_org_text_search":
         "CREATE INDEX asset_chunk_org_text_search ON assets_assetchunk USING gin "
-        "(organization_id uuid_ops, search_vector tsvector_ops, text gin_trgm_ops)",
+        "(organization_id uuid_ops, search_vector tsvector_ops)",
 }  # fmt: skip
 HYBRID_TARGET_MS = 20
 NAMES = (*PEOPLE, *CITIES)
@@ -241,7 +242,7 @@ def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> d
             "vector": "[" + ",".join(map(repr, query_vectors[i].tolist())) + "]",
             "use_vector": True, "use_text": True, "use_trigram": True, "candidates": 40,
             "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
-            "vector_model": None,
+            "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
         }  # fmt: skip
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
@@ -260,6 +261,61 @@ def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> d
         "planningP50Ms": round(statistics.median(planning), 2),
         "executionP50Ms": round(statistics.median(execution), 2),
     }
+
+
+# Storing cost of the typo path's indexing: COPY of this many chunks without vectors (the
+# HNSW insert, the same in every variant, would hide the difference), each variant in a
+# transaction rolled back afterwards.
+STORE_CHUNKS = int(os.environ.get("BENCH_SEARCH_STORE_CHUNKS", "20000"))
+STORE_ROUNDS = 2
+OLD_TEXT_SEARCH_INDEX = (
+    "CREATE INDEX asset_chunk_org_text_search ON assets_assetchunk USING gin "
+    "(organization_id uuid_ops, search_vector tsvector_ops, text gin_trgm_ops)"
+)
+# variant -> SQL run first in the transaction (the schema of that variant).
+STORE_VARIANTS = {
+    # Before migration 0014: trigrams of every chunk text in the GIN index, no word table.
+    "old GIN (organization, search_vector, text trigrams)": [
+        "DROP TRIGGER assets_chunk_words ON assets_assetchunk",
+        "DROP INDEX asset_chunk_org_text_search",
+        OLD_TEXT_SEARCH_INDEX,
+    ],
+    "new GIN (organization, search_vector) + word trigger": [],
+    "new GIN (organization, search_vector), no word trigger": [
+        "DROP TRIGGER assets_chunk_words ON assets_assetchunk",
+    ],
+}
+
+
+def storing_costs(assets: list[Asset]) -> dict[str, float]:
+    """Seconds to COPY ``STORE_CHUNKS`` chunks into one organization, per index variant (the
+    best of ``STORE_ROUNDS``); nothing stays (rolled back)."""
+    texts = chunk_texts(random.Random(23), sentence_pool(random.Random(5)), STORE_CHUNKS)
+    organization_id = assets[0].organization_id
+    columns = (
+        "asset_id, organization_id, index, text, location, sheet_name, embedding_model, "
+        "embedding_next_model"
+    )
+    seconds: dict[str, float] = {}
+    for _ in range(STORE_ROUNDS):
+        for variant, setup in STORE_VARIANTS.items():
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                for statement in setup:
+                    cursor.execute(statement)
+                asset = Asset.objects.create(
+                    organization_id=organization_id, original_file="bench/store",
+                    original_file_name="store.txt", file_size=1, sha256="f" * 64,
+                    media_type="text/plain", status=AssetStatus.COMPLETED,
+                )  # fmt: skip
+                started = time.monotonic()
+                with cursor.cursor.copy(f"COPY assets_assetchunk ({columns}) FROM STDIN") as copy:
+                    for index, text in enumerate(texts):
+                        copy.write_row([asset.pk, organization_id, index, text, "", "", "", ""])
+                elapsed = time.monotonic() - started
+                transaction.set_rollback(True)
+            seconds[variant] = round(min(elapsed, seconds.get(variant, elapsed)), 2)
+    return seconds
 
 
 def percentiles(values: list[float]) -> tuple[float, float]:
@@ -309,6 +365,7 @@ def main() -> None:
         found.append({(hit.asset_id, hit.chunk_index) for hit in hits})
     hybrid = {mode: hybrid_latencies(assets, centres, mode) for mode in HYBRID_MODES}
     hybrid_server = server_times(assets, centres)
+    storing = storing_costs(assets)
     recalls = [
         len(hits & set(exact(organization_id, vector.tolist()))) / K
         for hits, vector, organization_id in zip(found, queries, organization_ids, strict=True)
@@ -359,6 +416,13 @@ def main() -> None:
         "peakMemoryMB": None, "target": None,
     })  # fmt: skip
 
+    for variant, variant_seconds in storing.items():
+        hybrid_rows.append({
+            "metric": f"COPY of {STORE_CHUNKS} chunks (no vectors), {variant}",
+            "median": variant_seconds, "p95": None, "unit": "s", "peakMemoryMB": None,
+            "target": None,
+        })  # fmt: skip
+
     latencies.sort()
     p50, p95 = statistics.median(latencies), latencies[int(0.95 * (len(latencies) - 1))]
     recall = statistics.mean(recalls)
@@ -372,6 +436,7 @@ def main() -> None:
         "exactSearchP50Ms": round(statistics.median(exact_latencies), 2),
         "hybrid": hybrid_report,
         "hybridServerTimes": hybrid_server,
+        "storingSeconds": storing,
         "summary": [
             {"metric": f"search latency, {CHUNKS} chunks, org filter (HNSW, selector)",
              "median": round(p50, 3), "p95": round(p95, 3), "unit": "ms",

@@ -1,18 +1,22 @@
 """What keeps hybrid search fast on large organizations (bench/bench_search.py measures it).
 
-The trigram ranker rechecks every candidate its GIN index proposes with ``word_similarity``
-over the whole chunk: for words common in the organization's texts that was most chunks
-(10 s at 20,000 chunks of prose under load). So it runs only when the full-text ranker
-found nothing (a typo, a word inside a longer one), and its index leads with the
-organization, so that other organizations' chunks are never rechecked. The full-text ranker
-shares that index: common words fetch only the organization's own matching chunks.
+The trigram ranker used to recheck ``word_similarity`` over every whole chunk a GIN trigram
+index of the texts proposed: for words common in the organization's texts that was most
+chunks (10 s at 20,000 chunks of prose under load). It now compares the query's words with
+the organization's words (assets_chunkword, their own trigram index, the organization
+first) and finds the chunks holding the similar ones through the full-text index; it
+still runs only when the full-text ranker found nothing. The full-text index leads with the
+organization too: common words fetch only the organization's own matching chunks.
 """
 
 from __future__ import annotations
 
+import re
+
 from django.db import connection, transaction
 
 from assets import search, tenant_indexes
+from assets.models import ChunkWord
 
 SEARCH_URL = "/api/v1/assets/search"
 
@@ -30,22 +34,40 @@ def test_words_found_as_such_are_not_rechecked_by_trigrams(uploaded, dpo):
         assert all("trigram" not in hit["rankers"] for hit in results), (mode, results)
 
 
-def test_the_trigram_candidates_come_from_the_organizations_own_index_entries(uploaded, dpo):
+def test_a_typo_reads_the_organizations_words_and_the_full_text_index_never_chunk_texts(
+    uploaded, dpo
+):
     uploaded("history.txt", b"pyPdf was written by Mathieu Fenniak in 2005.\n")
-    params = {
-        "organization_id": dpo.organization.pk, "query": "Mathieu Fenniac", "vector": None,
-        "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None,
-    }  # fmt: skip
+    # An organization's vocabulary: with a handful of words, reading them all is cheaper.
+    ChunkWord.objects.bulk_create(
+        ChunkWord(organization=dpo.organization, word=f"term{number}") for number in range(3000)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE assets_chunkword")
 
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("EXPLAIN " + search._SEARCH_SQL, params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+    plan = _plan(_lexical_params(dpo.organization.pk, "Mathieu Fenniac"))
 
-    trigram_scan = next(line for line in plan.splitlines() if "%>" in line)
-    assert "organization_id" in trigram_scan, plan
+    lines = plan.splitlines()
+    trigram_lines = [line for line in lines if re.search(r"<%|%>|word_similarity", line)]
+    assert trigram_lines, plan
+    # Every trigram comparison is with a word of assets_chunkword, none with a chunk text.
+    assert all("chunk_word.word" in line for line in trigram_lines), plan
+    assert not any(re.search(r"\bchunk(_\d+)?\.text\b", line) for line in trigram_lines), plan
+    # The similar words are the organization's, from the trigram index of the words.
+    word_scan = next(line for line in lines if "%>" in line and "Index Cond" in line)
+    assert "organization_id" in word_scan, plan
+    assert _scan_of(lines, word_scan).endswith("chunk_word_org_trigram"), plan
+    # Their chunks come from the organization's entries of the full-text index.
+    chunk_scan = next(line for line in lines if "@@ (InitPlan" in line and "Index Cond" in line)
+    assert "organization_id" in chunk_scan, plan
+    assert _scan_of(lines, chunk_scan).endswith("asset_chunk_org_text_search"), plan
+
+
+def _scan_of(lines: list[str], condition: str) -> str:
+    """The index scan line (its index name last) that ``condition`` belongs to."""
+    at = lines.index(condition)
+    scan = next(line for line in reversed(lines[:at]) if "Index Scan" in line)
+    return scan.split("  (cost=")[0]
 
 
 def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
@@ -62,7 +84,7 @@ def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
         "vector": search.vector_literal([1.0] + [0.0] * 383), "use_text": False,
         "use_trigram": False, "candidates": 40,
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None,
+        "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
     }  # fmt: skip
     sql = search._search_sql(organization_id=dpo.organization.pk, asset_id=None, use_vector=True)
 
@@ -86,7 +108,7 @@ def _lexical_params(organization_id: object, query: str) -> dict[str, object]:
         "organization_id": organization_id, "query": query, "vector": None,
         "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
         "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None,
+        "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
     }  # fmt: skip
 
 
@@ -106,7 +128,7 @@ def test_planning_never_scores_chunk_texts_for_the_trigram_estimate(uploaded, dp
     # pg_trgm's selectivity estimate of `<%` runs word_similarity over the chunk texts of
     # the column's statistics histogram when it has 10 entries or more: 9.4 ms of planning
     # for every search at 100,000 chunks (bench/bench_search.py). Migration 0008 keeps it
-    # below that.
+    # below that, should a query compare with chunk texts again (none does since 0012).
     for number in range(15):  # enough distinct texts for a histogram of 10 entries or more
         uploaded(f"note-{number}.txt", f"Retention note {number}, site {number}.\n".encode())
     with connection.cursor() as cursor:
