@@ -154,9 +154,21 @@ class AssetChunk(models.Model):
     embedding_next = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     embedding_next_model = models.CharField(max_length=120, blank=True, default="")
     # Full-text search: the 'simple' configuration (no stemming, no stop words) because the
-    # assets are in any language and names and identifiers must match as written.
+    # assets are in any language and names and identifiers must match as written. '<' and
+    # '>' read as spaces: PostgreSQL's parser takes "<anything up to >" for an HTML tag and
+    # drops its words ("<jane@example.org>", a Word field code "<< ... >>"), and typo
+    # queries find only indexed words now (migration 0015).
     search_vector = models.GeneratedField(
-        expression=SearchVector("text", config="simple"),
+        expression=SearchVector(
+            models.Func(
+                "text",
+                models.Value("<>"),
+                models.Value("  "),
+                function="translate",
+                output_field=models.TextField(),
+            ),
+            config="simple",
+        ),
         output_field=SearchVectorField(),
         db_persist=True,
     )

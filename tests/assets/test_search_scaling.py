@@ -128,7 +128,7 @@ def test_planning_never_scores_chunk_texts_for_the_trigram_estimate(uploaded, dp
     # pg_trgm's selectivity estimate of `<%` runs word_similarity over the chunk texts of
     # the column's statistics histogram when it has 10 entries or more: 9.4 ms of planning
     # for every search at 100,000 chunks (bench/bench_search.py). Migration 0008 keeps it
-    # below that, should a query compare with chunk texts again (none does since 0012).
+    # below that, should a query compare with chunk texts again (none does since 0014).
     for number in range(15):  # enough distinct texts for a histogram of 10 entries or more
         uploaded(f"note-{number}.txt", f"Retention note {number}, site {number}.\n".encode())
     with connection.cursor() as cursor:

@@ -114,3 +114,16 @@ def test_a_typo_searched_in_one_asset_finds_only_that_assets_chunks(uploaded, dp
             mode=SearchMode.TEXT, asset_id=asset.pk,
         )  # fmt: skip
         assert [(hit.asset_id, hit.rankers) for hit in hits] == [(str(asset.pk), ["trigram"])]
+
+
+def test_words_between_angle_brackets_are_indexed_and_found_with_a_typo(uploaded, dpo):
+    # PostgreSQL's parser reads "<j...>" as an HTML tag and drops its words (migration 0015).
+    uploaded("mail.txt", b"From: Jane Roe <jane.roe@example.org>\nFIELD <<Odd-page section>>\n")
+
+    assert {"jane.roe@example.org", "odd-page", "section"} <= _words(dpo.organization)
+    assert [hit["originalFileName"] for hit in _search(dpo.client, "Odd-page secton")] == [
+        "mail.txt"
+    ]
+    assert [hit["originalFileName"] for hit in _search(dpo.client, "jane.roe@example.org")] == [
+        "mail.txt"
+    ]
