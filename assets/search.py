@@ -54,6 +54,8 @@ TRIGRAM_THRESHOLD = 0.5
 SNIPPET_CHARACTERS = 240
 # At most this many chunks holding similar words are scored (see trigram_matches in the SQL).
 TRIGRAM_SCAN_LIMIT = 2000
+# At most this many full-text matches are ranked (see text_matches in the SQL).
+TEXT_SCAN_LIMIT = 1000
 # The similar words of one query word looked for in the chunks, the most similar first.
 TRIGRAM_SIMILAR_WORDS = 10
 # PostgreSQL's SQLSTATE of a statement cancelled by statement_timeout (or a cancel request).
@@ -120,15 +122,25 @@ vector_ranked AS (
         LIMIT %(candidates)s
     ) nearest_chunks
 ),
+text_matches AS MATERIALIZED (
+    -- A bound, as for typo queries below: words common in a large organization's texts
+    -- match most of its chunks, and every match was ranked (ts_rank_cd reads its whole
+    -- vector): 250 ms for "words" queries at 50,000 chunks of one organization, growing
+    -- with it (bench/bench_search_tenants.py). Only the first matches the index gives are
+    -- ranked; the best ones beyond them are lost to this ranker, the vector ranker remains.
+    SELECT chunk.id, chunk.asset_id, chunk.search_vector
+    FROM assets_assetchunk chunk
+    WHERE %(use_text)s
+      AND chunk.organization_id = %(organization_id)s
+      AND chunk.search_vector @@ websearch_to_tsquery('simple', %(query)s)
+    LIMIT %(text_scan_limit)s
+),
 text_ranked AS (
     SELECT id, row_number() OVER (ORDER BY relevance DESC, id) AS rank
     FROM (
-        SELECT chunk.id, ts_rank_cd(chunk.search_vector, query, 1) AS relevance
-        FROM assets_assetchunk chunk, websearch_to_tsquery('simple', %(query)s) query
-        WHERE %(use_text)s
-          AND chunk.organization_id = %(organization_id)s
-          AND chunk.search_vector @@ query
-          AND chunk.asset_id IN (SELECT id FROM completed_assets)
+        SELECT match.id, ts_rank_cd(match.search_vector, query, 1) AS relevance
+        FROM text_matches match, websearch_to_tsquery('simple', %(query)s) query
+        WHERE match.asset_id IN (SELECT id FROM completed_assets)
         ORDER BY relevance DESC
         LIMIT %(candidates)s
     ) matching_chunks
@@ -232,7 +244,7 @@ def _ranked_exactly(sql: str) -> str:
     would walk them until it had found enough of its own.
     """
     start = sql.index("vector_ranked AS (")
-    end = sql.index("text_ranked AS (")
+    end = sql.index("text_matches AS MATERIALIZED (")
     exact = """vector_ranked AS (
     SELECT id, row_number() OVER (ORDER BY distance, id) AS rank, distance
     FROM (
@@ -267,6 +279,10 @@ def _scoped_to_one_asset(sql: str) -> str:
         "WHERE organization_id = %(organization_id)s AND status = 'COMPLETED'\n": (
             "WHERE organization_id = %(organization_id)s AND status = 'COMPLETED'\n"
             "      AND id = %(asset_id)s\n"
+        ),
+        "      AND chunk.search_vector @@ websearch_to_tsquery('simple', %(query)s)\n": (
+            "      AND chunk.search_vector @@ websearch_to_tsquery('simple', %(query)s)\n"
+            "      AND chunk.asset_id = %(asset_id)s\n"
         ),
         "      AND chunk.search_vector @@ (SELECT query FROM trigram_query)\n": (
             "      AND chunk.search_vector @@ (SELECT query FROM trigram_query)\n"
@@ -320,6 +336,7 @@ def hybrid_chunk_search(
         "use_trigram": use_lexical and len(words) <= MAX_TRIGRAM_QUERY_CHARACTERS,
         "candidates": candidates,
         "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
+        "text_scan_limit": TEXT_SCAN_LIMIT,
         "trigram_similar_words": TRIGRAM_SIMILAR_WORDS,
         "rrf_k": RRF_K,
         "k": k,

@@ -241,7 +241,8 @@ def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> d
             "organization_id": assets[i % ORGANIZATIONS].organization_id, "query": query,
             "vector": "[" + ",".join(map(repr, query_vectors[i].tolist())) + "]",
             "use_vector": True, "use_text": True, "use_trigram": True, "candidates": 40,
-            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
+            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
+            "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
             "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
         }  # fmt: skip
         with transaction.atomic(), connection.cursor() as cursor:

@@ -331,7 +331,9 @@ def exact_cost(groups: dict[str, list[Organization]], centres: np.ndarray) -> di
         params = {
             "organization_id": organization.pk, "query": "", "use_vector": True,
             "vector_model": None, "use_text": False, "use_trigram": False, "candidates": 40,
-            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
+            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
+            "text_scan_limit": search.TEXT_SCAN_LIMIT,
+            "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS, "rrf_k": search.RRF_K, "k": K,
             "asset_id": None,
         }  # fmt: skip
         latencies = []

@@ -34,6 +34,21 @@ def test_words_found_as_such_are_not_rechecked_by_trigrams(uploaded, dpo):
         assert all("trigram" not in hit["rankers"] for hit in results), (mode, results)
 
 
+def test_the_full_text_ranker_ranks_a_bounded_number_of_matches(uploaded, dpo, monkeypatch):
+    # A word common to every chunk of a large organization must not rank all of them.
+    for number in range(6):
+        uploaded(f"notice-{number}.txt", f"Retention notice number {number}.\n".encode())
+    monkeypatch.setattr(search, "TEXT_SCAN_LIMIT", 4)
+
+    hits = search.hybrid_chunk_search(
+        organization_id=dpo.organization.pk, query="retention", vector=None, k=10,
+        mode=search.SearchMode.TEXT,
+    )  # fmt: skip
+
+    assert len(hits) == 4, hits
+    assert all(hit.rankers == ["text"] for hit in hits), hits
+
+
 def test_a_typo_reads_the_organizations_words_and_the_full_text_index_never_chunk_texts(
     uploaded, dpo
 ):
@@ -83,7 +98,8 @@ def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
         "organization_id": dpo.organization.pk, "query": "badge", "use_vector": True,
         "vector": search.vector_literal([1.0] + [0.0] * 383), "use_text": False,
         "use_trigram": False, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
+        "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
         "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
     }  # fmt: skip
     sql = search._search_sql(organization_id=dpo.organization.pk, asset_id=None, use_vector=True)
@@ -107,7 +123,8 @@ def _lexical_params(organization_id: object, query: str) -> dict[str, object]:
     return {
         "organization_id": organization_id, "query": query, "vector": None,
         "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
+        "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
         "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
     }  # fmt: skip
 

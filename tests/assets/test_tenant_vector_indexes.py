@@ -80,7 +80,9 @@ def _vector_plan(organization_id: object) -> str:
         "organization_id": organization_id, "query": "", "use_vector": True,
         "vector": search.vector_literal([1.0] + [0.0] * (DIMENSIONS - 1)), "use_text": False,
         "use_trigram": False, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
+        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
+        "text_scan_limit": search.TEXT_SCAN_LIMIT,
+        "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS, "rrf_k": search.RRF_K, "k": 10,
         "vector_model": None, "asset_id": None,
     }  # fmt: skip
     sql = search._search_sql(organization_id=organization_id, asset_id=None, use_vector=True)
