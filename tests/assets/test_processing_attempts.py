@@ -21,7 +21,7 @@ from tests.assets.conftest import process, upload
 
 pytestmark = pytest.mark.django_db
 
-# About 150 chunks: three embedding batches.
+# About 150 chunks: three embedding batches of 64.
 REGISTER = "".join(f"Entry {n} of the register of processing activities.\n" for n in range(3000))
 
 
@@ -31,7 +31,8 @@ class InterruptingEmbedder:
     def __init__(self, call: int, interruption: Callable[[], Any]) -> None:
         self.inner = embedding_provider()
         self.name = self.inner.name
-        self.preferred_batch_size = self.inner.preferred_batch_size
+        # Several batches per asset, whatever the configured provider's own size.
+        self.preferred_batch_size = 64
         self.calls = 0
         self.call = call
         self.interruption: Callable[[], Any] | None = interruption
