@@ -47,6 +47,8 @@ def test_a_stopped_ingestion_worker_hands_its_asset_to_the_next_worker_at_once(
         # A running attempt is taken over only after its budget: longer than the test too.
         budget_seconds=1800,
     )
+    # One request of 64 texts at a time, as the model is slow: a batch ends every 3 s.
+    environment |= {"EMBEDDING_REQUEST_BATCH_SIZE": "64", "EMBEDDING_REQUESTS_IN_FLIGHT": "1"}
     web = stack.web(**environment).start()
     first_worker = stack.worker(queues="ingestion", **environment).start()
     with running(web, first_worker), closing(api_client(web, member)) as client:
