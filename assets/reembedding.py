@@ -40,8 +40,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -61,6 +59,7 @@ from assets.models import (
     TenantVectorIndex,
 )
 from assets.search import vector_literal
+from common.advisory_lock import session_advisory_lock
 
 logger = logging.getLogger(__name__)
 
@@ -231,7 +230,7 @@ def reembed_step(*, job_id: str) -> StepOutcome:
     makes this one return at once (``more`` False: that chain goes on). Provider and
     database errors propagate (the task retries, then marks the job FAILED).
     """
-    with _step_lock() as acquired:
+    with session_advisory_lock(_STEP_LOCK) as acquired:
         if not acquired:
             return StepOutcome(more=False)
         job = ReembedJob.objects.filter(pk=job_id, status=ReembedStatus.RUNNING).first()
@@ -493,17 +492,3 @@ def _set_phase(job: ReembedJob, phase: str) -> None:
         phase=phase, updated_at=timezone.now()
     )
     logger.info("re-embedding to %s: %s", job.target_model, phase)
-
-
-@contextmanager
-def _step_lock() -> Iterator[bool]:
-    """A session advisory lock: released when the step ends or its connection dies."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_STEP_LOCK])
-        acquired = bool(cursor.fetchone()[0])
-    try:
-        yield acquired
-    finally:
-        if acquired:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [_STEP_LOCK])

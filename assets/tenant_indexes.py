@@ -26,8 +26,6 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -42,6 +40,7 @@ from assets.models import (
     TenantVectorIndex,
     TenantVectorIndexState,
 )
+from common.advisory_lock import session_advisory_lock
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +120,7 @@ def reconcile(*, organization_id: object | None = None) -> ReconcileOutcome:
     deleted organizations. Outside a transaction the builds are CONCURRENT (a test inside
     one builds them plainly: PostgreSQL refuses CONCURRENTLY there)."""
     outcome = ReconcileOutcome()
-    with _reconcile_lock() as acquired:
+    with session_advisory_lock(_RECONCILE_LOCK) as acquired:
         if not acquired:
             outcome.skipped = "another reconcile is running"
             return outcome
@@ -228,17 +227,3 @@ def _drop_orphans() -> list[str]:
 
 def _is_hex(text: str) -> bool:
     return len(text) == 32 and all(character in "0123456789abcdef" for character in text)
-
-
-@contextmanager
-def _reconcile_lock() -> Iterator[bool]:
-    """A session advisory lock: released when the reconcile ends or its connection dies."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_RECONCILE_LOCK])
-        acquired = bool(cursor.fetchone()[0])
-    try:
-        yield acquired
-    finally:
-        if acquired:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [_RECONCILE_LOCK])
