@@ -320,28 +320,11 @@ def hybrid_chunk_search(
     transaction (docs/PITFALLS.md): with it, the organization filter cannot starve the
     vector candidates. Database errors propagate.
     """
-    if mode.needs_embedding and vector is None:
-        raise ValueError(f"mode {mode} needs the query's vector")
-    candidates = max(MIN_CANDIDATES, min(MAX_CANDIDATES, 4 * k))
-    use_vector = mode.needs_embedding
-    use_lexical = mode is not SearchMode.VECTOR
-    words = searched_words(query)
-    params = {
-        "organization_id": organization_id,
-        "query": words,
-        "vector": vector_literal(vector) if use_vector and vector is not None else None,
-        "use_vector": use_vector,
-        "vector_model": vector_model if use_vector else None,
-        "use_text": use_lexical,
-        "use_trigram": use_lexical and len(words) <= MAX_TRIGRAM_QUERY_CHARACTERS,
-        "candidates": candidates,
-        "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
-        "text_scan_limit": TEXT_SCAN_LIMIT,
-        "trigram_similar_words": TRIGRAM_SIMILAR_WORDS,
-        "rrf_k": RRF_K,
-        "k": k,
-        "asset_id": asset_id,
-    }
+    params = search_parameters(
+        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
+        vector_model=vector_model, asset_id=asset_id,
+    )  # fmt: skip
+    use_vector, words, candidates = mode.needs_embedding, searched_words(query), _candidates(k)
     timeout_ms = settings.SEARCH_STATEMENT_TIMEOUT_MS
     try:
         with transaction.atomic(), connection.cursor() as cursor:
@@ -397,6 +380,47 @@ def hybrid_chunk_search(
         # relaxed_order may return neighbours slightly out of order.
         hits.sort(key=lambda hit: -hit.score)
     return hits
+
+
+def search_parameters(
+    *,
+    organization_id: object,
+    query: str,
+    vector: list[float] | None,
+    k: int,
+    mode: SearchMode = SearchMode.HYBRID,
+    vector_model: str | None = None,
+    asset_id: object = None,
+) -> dict[str, object]:
+    """The parameters of the search SQL for these arguments (``hybrid_chunk_search``'s;
+    also what the plan tests and benches EXPLAIN)."""
+    if mode.needs_embedding and vector is None:
+        raise ValueError(f"mode {mode} needs the query's vector")
+    candidates = _candidates(k)
+    use_vector = mode.needs_embedding
+    use_lexical = mode is not SearchMode.VECTOR
+    words = searched_words(query)
+    return {
+        "organization_id": organization_id,
+        "query": words,
+        "vector": vector_literal(vector) if use_vector and vector is not None else None,
+        "use_vector": use_vector,
+        "vector_model": vector_model if use_vector else None,
+        "use_text": use_lexical,
+        "use_trigram": use_lexical and len(words) <= MAX_TRIGRAM_QUERY_CHARACTERS,
+        "candidates": candidates,
+        "trigram_scan_limit": TRIGRAM_SCAN_LIMIT,
+        "text_scan_limit": TEXT_SCAN_LIMIT,
+        "trigram_similar_words": TRIGRAM_SIMILAR_WORDS,
+        "rrf_k": RRF_K,
+        "k": k,
+        "asset_id": asset_id,
+    }
+
+
+def _candidates(k: int) -> int:
+    """Each ranker's candidates for ``k`` results."""
+    return max(MIN_CANDIDATES, min(MAX_CANDIDATES, 4 * k))
 
 
 def _search_sql(*, organization_id: object, asset_id: object, use_vector: bool) -> str:

@@ -237,14 +237,12 @@ def server_times(assets: list[Asset], centres: np.ndarray, count: int = 40) -> d
     query_vectors = vectors(np.random.default_rng(19), centres, count)
     planning, execution = [], []
     for i, (_, query) in enumerate(queries):
-        params = {
-            "organization_id": assets[i % ORGANIZATIONS].organization_id, "query": query,
-            "vector": "[" + ",".join(map(repr, query_vectors[i].tolist())) + "]",
-            "use_vector": True, "use_text": True, "use_trigram": True, "candidates": 40,
-            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
-            "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": K,
-            "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
-        }  # fmt: skip
+        params = search.search_parameters(
+            organization_id=assets[i % ORGANIZATIONS].organization_id,
+            query=query,
+            k=K,
+            vector=query_vectors[i].tolist(),
+        )
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(
                 "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "

@@ -328,14 +328,13 @@ def exact_cost(groups: dict[str, list[Organization]], centres: np.ndarray) -> di
     costs = {}
     for size, members in groups.items():
         organization = members[0]
-        params = {
-            "organization_id": organization.pk, "query": "", "use_vector": True,
-            "vector_model": None, "use_text": False, "use_trigram": False, "candidates": 40,
-            "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
-            "text_scan_limit": search.TEXT_SCAN_LIMIT,
-            "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS, "rrf_k": search.RRF_K, "k": K,
-            "asset_id": None,
-        }  # fmt: skip
+        params = search.search_parameters(
+            organization_id=organization.pk,
+            query="",
+            k=K,
+            vector=query_vectors[0].tolist(),
+            mode=search.SearchMode.VECTOR,
+        )
         latencies = []
         for vector in query_vectors[: 5 if size == "large" else 20]:
             params["vector"] = search.vector_literal(vector.tolist())

@@ -94,14 +94,10 @@ def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
     for number in range(3):
         uploaded(f"policy-{number}.txt", f"Badge readers log entries, site {number}.\n".encode())
     tenant_indexes.reconcile()
-    params = {
-        "organization_id": dpo.organization.pk, "query": "badge", "use_vector": True,
-        "vector": search.vector_literal([1.0] + [0.0] * 383), "use_text": False,
-        "use_trigram": False, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
-        "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
-    }  # fmt: skip
+    params = search.search_parameters(
+        organization_id=dpo.organization.pk, query="badge", k=10,
+        vector=[1.0] + [0.0] * 383, mode=search.SearchMode.VECTOR,
+    )  # fmt: skip
     sql = search._search_sql(organization_id=dpo.organization.pk, asset_id=None, use_vector=True)
 
     with transaction.atomic(), connection.cursor() as cursor:
@@ -120,13 +116,13 @@ def _plan(params: dict[str, object]) -> str:
 
 
 def _lexical_params(organization_id: object, query: str) -> dict[str, object]:
-    return {
-        "organization_id": organization_id, "query": query, "vector": None,
-        "use_vector": False, "use_text": True, "use_trigram": True, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
-        "text_scan_limit": search.TEXT_SCAN_LIMIT, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None, "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS,
-    }  # fmt: skip
+    return search.search_parameters(
+        organization_id=organization_id,
+        query=query,
+        vector=None,
+        k=10,
+        mode=search.SearchMode.TEXT,
+    )
 
 
 def test_the_full_text_candidates_come_from_the_organizations_own_index_entries(uploaded, dpo):

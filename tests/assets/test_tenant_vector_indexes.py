@@ -76,15 +76,10 @@ def _index_definition(name: str) -> str | None:
 
 def _vector_plan(organization_id: object) -> str:
     """EXPLAIN of the search SQL the service chooses for the organization (vector ranker)."""
-    params = {
-        "organization_id": organization_id, "query": "", "use_vector": True,
-        "vector": search.vector_literal([1.0] + [0.0] * (DIMENSIONS - 1)), "use_text": False,
-        "use_trigram": False, "candidates": 40,
-        "trigram_scan_limit": search.TRIGRAM_SCAN_LIMIT,
-        "text_scan_limit": search.TEXT_SCAN_LIMIT,
-        "trigram_similar_words": search.TRIGRAM_SIMILAR_WORDS, "rrf_k": search.RRF_K, "k": 10,
-        "vector_model": None, "asset_id": None,
-    }  # fmt: skip
+    params = search.search_parameters(
+        organization_id=organization_id, query="", k=10,
+        vector=[1.0] + [0.0] * (DIMENSIONS - 1), mode=search.SearchMode.VECTOR,
+    )  # fmt: skip
     sql = search._search_sql(organization_id=organization_id, asset_id=None, use_vector=True)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
