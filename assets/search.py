@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -39,11 +40,19 @@ from assets.exceptions import SearchTimedOut
 RRF_K = 60
 # The longest query accepted (API and admin; 400 VALIDATION_ERROR beyond): a paragraph.
 MAX_QUERY_CHARACTERS = 2000
-# HNSW candidate list: at least this, or a few times k (recall against latency). 40 left
-# a query of clustered vectors stuck in the wrong cluster of a 50,000-chunk organization's
-# graph (recall@10 0.0 for it, 0.982 on average over 60 queries); 80: 0.998 and at least
-# 0.9, at the same latency within noise (bench/bench_search_tenants.py).
+# HNSW candidate list (hnsw.ef_search, see ef_search): at least this, or a few times k
+# (recall against latency). 40 left a query of clustered vectors stuck in the wrong cluster
+# of a 50,000-chunk organization's graph (recall@10 0.0 for it, 0.982 on average over 60
+# queries); 80: 0.998 and at least 0.9, at the same latency within noise
+# (bench/bench_search_tenants.py).
 MIN_EF_SEARCH = 80
+# A larger graph needs a longer list for the same recall: ef_search grows with the square
+# root of the indexed chunks past EF_SEARCH_REFERENCE_CHUNKS, up to MAX_EF_SEARCH. Measured
+# on the organization of 500,000 chunks (40 queries, recall@10 against exact search):
+# 80: 0.927 (min 0.0), 160: 0.953 (min 0.0), 300: 0.980, 400: 0.983 (min 0.7), 800: 0.983;
+# the vector ranker 9-12 ms at each, within noise.
+EF_SEARCH_REFERENCE_CHUNKS = 20_000
+MAX_EF_SEARCH = 400
 MIN_CANDIDATES = 40
 MAX_CANDIDATES = 200
 # Identifiers and names are short; a long query (a grounding query is a paragraph) rarely
@@ -421,6 +430,15 @@ def search_parameters(
 def _candidates(k: int) -> int:
     """Each ranker's candidates for ``k`` results."""
     return max(MIN_CANDIDATES, min(MAX_CANDIDATES, 4 * k))
+
+
+def ef_search(*, candidates: int, indexed_chunks: int) -> int:
+    """hnsw.ef_search for a walk of a graph of ``indexed_chunks`` vectors that must yield
+    ``candidates``: MIN_EF_SEARCH up to EF_SEARCH_REFERENCE_CHUNKS, then grown with the
+    square root of the size (80 at 20,000, 98 at 30,000, 179 at 100,000, 400 at 500,000),
+    never above MAX_EF_SEARCH unless the candidates ask for more."""
+    grown = round(MIN_EF_SEARCH * math.sqrt(max(0, indexed_chunks) / EF_SEARCH_REFERENCE_CHUNKS))
+    return max(candidates, MIN_EF_SEARCH, min(MAX_EF_SEARCH, grown))
 
 
 def _search_sql(*, organization_id: object, asset_id: object, use_vector: bool) -> str:
