@@ -190,6 +190,18 @@ class AssetChunk(models.Model):
                 fields=["organization", "search_vector"],
                 opclasses=["uuid_ops", "tsvector_ops"],
             ),
+            # An organization's chunks in id order: the tail of its vector index (the chunks
+            # past its watermark, ranked exactly) and its last chunk id (the next
+            # watermark). A btree insert costs next to nothing beside an HNSW one. Every
+            # row has id > 0, but only a query that bounds the id (``id > W``) proves it:
+            # the full-text and trigram rankers, which filter by organization alone, cannot
+            # read all of an organization's chunks through this index and recheck each
+            # instead of using the GIN (seen as soon as it had no predicate; migration 0008).
+            models.Index(
+                fields=["organization", "id"],
+                name="asset_chunk_org_id",
+                condition=models.Q(id__gt=0),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -250,7 +262,14 @@ class TenantVectorIndex(models.Model):
         choices=TenantVectorIndexState.choices,
         default=TenantVectorIndexState.BUILDING,
     )
-    # The organization's chunks when the build started, and how long it took.
+    # The watermark: the index covers the organization's chunks with ``id`` up to this one
+    # (its predicate says ``id <= indexed_through_id``); later ones, the tail, are ranked
+    # exactly, so that no insert pays an HNSW insert. NULL: an index built before
+    # watermarks, over every chunk of the organization (the reconcile rebuilds it with one).
+    indexed_through_id = models.BigIntegerField(null=True, blank=True)
+    # The organization's chunks (of COMPLETED assets) when the watermark was read: those the
+    # index covers, the tail being the organization's chunks beyond them. And how long the
+    # build took.
     chunks_when_built = models.PositiveIntegerField(default=0)
     build_seconds = models.FloatField(null=True, blank=True)
     built_at = models.DateTimeField(null=True, blank=True)

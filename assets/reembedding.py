@@ -12,12 +12,15 @@
    below the cursor), the same way.
 3. ``indexing``: the per-organization HNSW indexes of ``embedding_next`` are built, one for
    each organization that has one on ``embedding`` (assets.tenant_indexes; CONCURRENTLY
-   outside a transaction: ingestion and search go on); chunks ingested later enter them as
-   they are re-embedded. No reconcile builds an index meanwhile.
+   outside a transaction: ingestion and search go on), through the same watermark as the
+   organization's index on ``embedding`` (the chunks past it, the tail, are ranked exactly
+   on either column); chunks ingested later are of the tail. No reconcile builds an index
+   meanwhile.
 4. ``swapping``: one transaction locks the chunks against writes (reads go on), embeds the
    last stragglers, then, under a lock held for milliseconds, drops ``embedding`` and its
    indexes, renames ``embedding_next``/``embedding_next_model``/their indexes into their place
-   (an organization without a next index loses its record: the reconcile builds it again),
+   (the record takes the watermark of the index renamed into its name; an organization
+   without a next index loses its record: the reconcile builds it again),
    adds empty next columns and switches ``EmbeddingIndex.active_model``. Renaming is a
    catalogue change: no row is rewritten, the index built in step 3 serves at once, and no
    search ever sees a mix of models. Until then searches use ``embedding`` and the old model
@@ -340,6 +343,10 @@ def _swap(job: ReembedJob) -> StepOutcome:
             next_name = tenant_indexes.next_index_name(row.organization_id)
             if next_name in next_indexes:
                 cursor.execute(f"ALTER INDEX {next_name} RENAME TO {row.index_name}")
+                # The row describes the index it names: the next one was built through the
+                # row's watermark then, which a rebuild finishing since may have moved.
+                row.indexed_through_id = next_indexes[next_name]
+                row.save(update_fields=["indexed_through_id"])
             else:  # recorded after the indexing phase: the reconcile builds it again
                 row.delete()
         _add_next_columns(cursor)
@@ -423,23 +430,23 @@ def _build_next_index() -> bool:
     does not allow it. An invalid leftover of an interrupted concurrent build is dropped
     first, a valid one kept."""
     concurrently = not connection.in_atomic_block
-    organizations = TenantVectorIndex.objects.order_by("organization_id")
+    recorded = TenantVectorIndex.objects.order_by("organization_id")
     with connection.cursor() as cursor:
         valid = _valid_next_indexes(cursor)
         missing = [
-            organization
-            for organization in organizations.values_list("organization_id", flat=True)
-            if tenant_indexes.next_index_name(organization) not in valid
+            row
+            for row in recorded
+            if tenant_indexes.next_index_name(row.organization_id) not in valid
         ]
         if not missing:
             return False
-        organization, name = missing[0], tenant_indexes.next_index_name(missing[0])
+        row, name = missing[0], tenant_indexes.next_index_name(missing[0].organization_id)
         started = time.monotonic()
         cursor.execute(f"DROP INDEX {'CONCURRENTLY ' if concurrently else ''}IF EXISTS {name}")
         cursor.execute(
             tenant_indexes.create_index_sql(
-                organization_id=organization, name=name, column="embedding_next",
-                concurrently=concurrently,
+                organization_id=row.organization_id, name=name, column="embedding_next",
+                concurrently=concurrently, through_id=row.indexed_through_id,
             )
         )  # fmt: skip
     logger.info(
@@ -449,14 +456,15 @@ def _build_next_index() -> bool:
     return True
 
 
-def _valid_next_indexes(cursor) -> set[str]:  # type: ignore[no-untyped-def]
+def _valid_next_indexes(cursor) -> dict[str, int | None]:  # type: ignore[no-untyped-def]
+    """The valid indexes of ``embedding_next``, each with its watermark (None: none)."""
     cursor.execute(
-        "SELECT class.relname FROM pg_index index "
+        "SELECT class.relname, pg_get_expr(index.indpred, index.indrelid) FROM pg_index index "
         "JOIN pg_class class ON class.oid = index.indexrelid "
         "WHERE index.indrelid = %s::regclass AND index.indisvalid AND class.relname LIKE %s",
         [TABLE, tenant_indexes.NEXT_INDEX_PREFIX.replace("_", r"\_") + "%"],
     )
-    return {name for (name,) in cursor.fetchall()}
+    return {name: tenant_indexes.watermark_in(predicate) for name, predicate in cursor.fetchall()}
 
 
 def _reset_next_columns() -> None:

@@ -6,7 +6,8 @@ rankers that found a chunk, so a chunk ranked well by several wins without calib
 their scores against each other:
 
 * ``vector``: cosine distance (meaning, paraphrases), on the organization's own HNSW index
-  when it has one (assets.tenant_indexes), else over its chunks exactly;
+  when it has one (assets.tenant_indexes) together with the chunks written since the index's
+  watermark (the tail) ranked exactly, else over its chunks exactly;
 * ``text``: ``websearch_to_tsquery('simple', q)`` on the generated ``search_vector`` (all
   words present; quotes, ``or`` and ``-`` as on a web search engine);
 * ``trigram``: ``word_similarity`` of pg_trgm (typos, inflected or agglutinated words such
@@ -36,6 +37,7 @@ from django.db import OperationalError, connection, transaction
 
 from assets import tenant_indexes
 from assets.exceptions import SearchTimedOut
+from assets.models import TenantVectorIndex
 
 RRF_K = 60
 # The longest query accepted (API and admin; 400 VALIDATION_ERROR beyond): a paragraph.
@@ -304,7 +306,51 @@ def _scoped_to_one_asset(sql: str) -> str:
     return _ranked_exactly(sql)
 
 
+def _ranked_with_tail(sql: str) -> str:
+    """The search SQL whose vector ranker takes an organization's candidates from its HNSW
+    index up to the index's watermark (``%(indexed_through_id)s``: the index's predicate
+    says ``id <= W``) and from the chunks past it (the tail) exactly, then keeps the nearest
+    of both. Chunks written after the index was built are in no graph (no HNSW insert on
+    the write path, assets.tenant_indexes): the tail is found through the (organization_id,
+    id) btree and every chunk of it is compared with the query, as long as it is smaller
+    than ``TENANT_VECTOR_INDEX_REBUILD_FRACTION`` of the index (the reconcile rebuilds it
+    past that).
+
+    Both branches are the indexed ranker's own query (its status and model checks), each
+    with its side of the watermark; bound client-side like the organization, the watermark
+    is a constant, so the planner proves the index's predicate for the first branch.
+    """
+    start = sql.index("vector_ranked AS (")
+    end = sql.index("text_matches AS MATERIALIZED (")
+    ranker = sql[start:end]
+    nearest = ranker[ranker.index("        SELECT chunk.id") : ranker.index("    ) nearest_chunks")]
+    organization = "          AND chunk.organization_id = %(organization_id)s\n"
+    assert nearest.count(organization) == 1 and nearest.count("ORDER BY distance\n") == 1
+    indexed = nearest.replace(
+        organization, organization + "          AND chunk.id <= %(indexed_through_id)s\n"
+    )
+    tail = nearest.replace(
+        organization, organization + "          AND chunk.id > %(indexed_through_id)s\n"
+    ).replace(
+        # An expression no HNSW index can serve: the tail, ranked exactly.
+        "ORDER BY distance\n",
+        "ORDER BY (chunk.embedding <=> %(vector)s::vector) + 0\n",
+    )
+    # Both branches' text is the constant SQL above: nothing from outside is formatted in.
+    both = "".join([
+        "        SELECT id, distance FROM (\n",
+        "        (", indexed.strip(), ")\n",
+        "        UNION ALL\n",
+        "        (", tail.strip(), ")\n",
+        "        ) indexed_and_tail\n",
+        "        ORDER BY distance\n",
+        "        LIMIT %(candidates)s\n",
+    ])  # fmt: skip
+    return sql[:start] + ranker.replace(nearest, both) + sql[end:]
+
+
 _EXACT_SEARCH_SQL = _ranked_exactly(_SEARCH_SQL)
+_INDEXED_AND_TAIL_SEARCH_SQL = _ranked_with_tail(_SEARCH_SQL)
 _ASSET_SEARCH_SQL = _scoped_to_one_asset(_SEARCH_SQL)
 
 
@@ -329,17 +375,14 @@ def hybrid_chunk_search(
     transaction (docs/PITFALLS.md): with it, the organization filter cannot starve the
     vector candidates. Database errors propagate.
     """
-    params = search_parameters(
-        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
-        vector_model=vector_model, asset_id=asset_id,
-    )  # fmt: skip
-    use_vector, words, candidates = mode.needs_embedding, searched_words(query), _candidates(k)
+    words, candidates = searched_words(query), _candidates(k)
     timeout_ms = settings.SEARCH_STATEMENT_TIMEOUT_MS
     try:
         with transaction.atomic(), connection.cursor() as cursor:
-            sql = _search_sql(
-                organization_id=organization_id, asset_id=asset_id, use_vector=use_vector
-            )
+            sql, params = search_statement(
+                organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
+                vector_model=vector_model, asset_id=asset_id,
+            )  # fmt: skip
             # set_config(..., true) is SET LOCAL: it ends with this transaction. The planner
             # scanned an organization's chunks sequentially while it believed them few
             # (measured: 180 ms for 1,240 chunks, against 4 ms through the GIN indexes): no
@@ -351,7 +394,11 @@ def hybrid_chunk_search(
                 "set_config('pg_trgm.word_similarity_threshold', %s, true), "
                 "set_config('enable_seqscan', 'off', true), "
                 "set_config('statement_timeout', %s, true)",
-                [str(max(MIN_EF_SEARCH, candidates)), str(TRIGRAM_THRESHOLD), str(timeout_ms)],
+                [
+                    str(params.get("ef_search", max(MIN_EF_SEARCH, candidates))),
+                    str(TRIGRAM_THRESHOLD),
+                    str(timeout_ms),
+                ],
             )
             cursor.execute(sql, params)
             rows = cursor.fetchall()
@@ -391,6 +438,37 @@ def hybrid_chunk_search(
     return hits
 
 
+def search_statement(
+    *,
+    organization_id: object,
+    query: str,
+    vector: list[float] | None,
+    k: int,
+    mode: SearchMode = SearchMode.HYBRID,
+    vector_model: str | None = None,
+    asset_id: object = None,
+) -> tuple[str, dict[str, object]]:
+    """The search SQL and its parameters for these arguments, as ``hybrid_chunk_search``
+    runs them (also what the plan tests EXPLAIN). The organization's index is read once:
+    the SQL and the watermark it binds are of the same index. ``params["ef_search"]``, with
+    an index: the HNSW candidate list for its size (``ef_search``), not a parameter of the
+    SQL but of the transaction."""
+    params = search_parameters(
+        organization_id=organization_id, query=query, vector=vector, k=k, mode=mode,
+        vector_model=vector_model, asset_id=asset_id,
+    )  # fmt: skip
+    index = None
+    if asset_id is None and mode.needs_embedding:
+        index = tenant_indexes.ready_index(organization_id)
+    if index is not None:
+        params["indexed_through_id"] = index.indexed_through_id
+        # Not in the SQL: the transaction's hnsw.ef_search (hybrid_chunk_search).
+        params["ef_search"] = ef_search(
+            candidates=_candidates(k), indexed_chunks=index.chunks_when_built
+        )
+    return _search_sql(asset_id=asset_id, use_vector=mode.needs_embedding, index=index), params
+
+
 def search_parameters(
     *,
     organization_id: object,
@@ -402,7 +480,8 @@ def search_parameters(
     asset_id: object = None,
 ) -> dict[str, object]:
     """The parameters of the search SQL for these arguments (``hybrid_chunk_search``'s;
-    also what the plan tests and benches EXPLAIN)."""
+    also what the benches EXPLAIN). ``indexed_through_id``, the watermark of the
+    organization's index, is ``search_statement``'s to set."""
     if mode.needs_embedding and vector is None:
         raise ValueError(f"mode {mode} needs the query's vector")
     candidates = _candidates(k)
@@ -424,6 +503,7 @@ def search_parameters(
         "rrf_k": RRF_K,
         "k": k,
         "asset_id": asset_id,
+        "indexed_through_id": None,
     }
 
 
@@ -441,14 +521,18 @@ def ef_search(*, candidates: int, indexed_chunks: int) -> int:
     return max(candidates, MIN_EF_SEARCH, min(MAX_EF_SEARCH, grown))
 
 
-def _search_sql(*, organization_id: object, asset_id: object, use_vector: bool) -> str:
-    """One asset's search, the organization's through its own HNSW index once it is ready,
-    else the organization's with its vectors ranked exactly."""
+def _search_sql(*, asset_id: object, use_vector: bool, index: TenantVectorIndex | None) -> str:
+    """One asset's search; the organization's through its own HNSW ``index`` once it is
+    ready, with the tail past its watermark ranked exactly (an index built before
+    watermarks covers every chunk: no tail); else the organization's with its vectors
+    ranked exactly."""
     if asset_id is not None:
         return _ASSET_SEARCH_SQL
-    if use_vector and tenant_indexes.has_ready_index(organization_id):
+    if not use_vector or index is None:
+        return _EXACT_SEARCH_SQL
+    if index.indexed_through_id is None:
         return _SEARCH_SQL
-    return _EXACT_SEARCH_SQL
+    return _INDEXED_AND_TAIL_SEARCH_SQL
 
 
 def vector_literal(vector: list[float]) -> str:

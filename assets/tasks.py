@@ -117,7 +117,8 @@ def process_asset_task(self, asset_id: str) -> None:  # type: ignore[no-untyped-
         asset = ingestion.asset_process(asset_id=asset_id, redelivered=redelivered)
     except ingestion.WorkerStoppingError as stopping:
         raise Reject(str(stopping), requeue=True) from None
-    # The asset may have taken its organization past the threshold of its own vector index.
+    # The asset may have taken its organization past the threshold of its own vector index,
+    # or the chunks written past its index's watermark past the rebuild fraction.
     if (
         asset is not None
         and asset.status == "COMPLETED"
@@ -177,7 +178,8 @@ def reconcile_tenant_vector_indexes_task(  # type: ignore[no-untyped-def]
     self, organization_id: str | None = None
 ) -> None:
     """Build the missing per-organization vector indexes (of ``organization_id`` only, when
-    given) and drop those of deleted organizations (assets.tenant_indexes). Idempotent; a
+    given), rebuild those whose tail has grown, and drop those of deleted organizations and
+    the superseded ones (assets.tenant_indexes). Idempotent; a
     second one while one runs returns at once (the periodic run catches up)."""
     outcome = tenant_indexes.reconcile(organization_id=organization_id)
     if outcome.built or outcome.dropped or outcome.skipped:

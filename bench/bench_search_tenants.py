@@ -240,7 +240,7 @@ def use_mode(mode: str) -> None:
         search._search_sql = original
     else:
         search._search_sql = (  # type: ignore[assignment]
-            lambda *, organization_id, asset_id, use_vector: SINGLE_GRAPH_SQL
+            lambda *, asset_id, use_vector, index: SINGLE_GRAPH_SQL
         )
 
 

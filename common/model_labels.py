@@ -105,6 +105,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "chunks_done": _("chunks done"),
     "index_name": _("index name"),
     "chunks_when_built": _("chunks when built"),
+    "indexed_through_id": _("indexed through chunk ID"),
     "build_seconds": _("build time (s)"),
     "built_at": _("built at"),
     "word": _("word"),

@@ -6,6 +6,7 @@ django-environ parses URLs; the scalar helpers here refuse what they do not unde
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -53,6 +54,18 @@ class Environment:
             raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
             raise ImproperlyConfigured(f"{name} must be at most {maximum}, not {value}")
+        return value
+
+    def float(self, name: str, default: float, *, minimum: float | None = None) -> float:
+        raw = self.variables.get(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from None
+        if not math.isfinite(value) or (minimum is not None and value < minimum):
+            raise ImproperlyConfigured(f"{name} must be a number of at least {minimum}, not {raw}")
         return value
 
     def list(self, name: str, default: list[str]) -> list[str]:

@@ -495,6 +495,16 @@ SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", 5000, minim
 # (bench/bench_search_tenants.py), about what the whole search may take at 2,000, while an
 # HNSW scan of the organization's own graph costs about the same whatever its size.
 TENANT_VECTOR_INDEX_MIN_CHUNKS = env.int("TENANT_VECTOR_INDEX_MIN_CHUNKS", 2000, minimum=1)
+# An organization's index covers its chunks up to a watermark; the later ones (the tail) are
+# ranked exactly by every search and cost no HNSW insert when written (3 to 6 ms a chunk
+# into a large organization's graph: bench/bench_storing.py). Once the tail reaches this
+# fraction of the chunks the index covers (and at least TENANT_VECTOR_INDEX_MIN_CHUNKS), the
+# index is rebuilt through the organization's last chunk (assets.tenant_indexes): each
+# rebuild then covers at least 1 + this fraction times the chunks of the last one, so the
+# builds of a growing organization add up to a bounded multiple of its chunks.
+TENANT_VECTOR_INDEX_REBUILD_FRACTION = env.float(
+    "TENANT_VECTOR_INDEX_REBUILD_FRACTION", 0.5, minimum=0.0
+)
 # maintenance_work_mem of one index build: past it, pgvector's build slows down a lot (the
 # graph of 500,000 384-dimension vectors takes about 1 GB).
 TENANT_VECTOR_INDEX_BUILD_MEMORY_MB = env.int(

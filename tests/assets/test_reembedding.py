@@ -116,8 +116,12 @@ def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(cor
     active_index = tenant_indexes.index_name(organization)
     assert "USING hnsw (embedding vector_cosine_ops)" in _index_column(active_index)
     assert _index_column(tenant_indexes.next_index_name(organization)) is None
-    assert TenantVectorIndex.objects.get(organization_id=organization).index_name == active_index
+    row = TenantVectorIndex.objects.get(organization_id=organization)
+    assert row.index_name == active_index
     assert tenant_indexes.has_ready_index(organization)
+    # The next index was built through the active one's watermark, and its row keeps it.
+    assert row.indexed_through_id is not None
+    assert f"AND (id <= {row.indexed_through_id}))" in _index_column(active_index)
     with connection.cursor() as cursor:
         # (Whether the planner may use it inside this test's one transaction, which also
         # built it, depends on HOT chains; a later transaction may, as a search does.)
@@ -292,6 +296,22 @@ def test_old_vectors_written_after_the_swap_are_re_embedded_in_place(corpus):
     straggler.refresh_from_db()
     assert straggler.embedding_model == _minilm_name()
     assert ReembedJob.objects.get(pk=job.pk).status == ReembedStatus.COMPLETED
+
+
+def test_the_swap_records_the_watermark_of_the_index_it_renames(corpus):
+    organization = corpus.organization.pk
+    built_through = TenantVectorIndex.objects.get(organization_id=organization).indexed_through_id
+    job = reembedding.reembed_start(model="minilm", batch_size=50)
+    _run(job, until_phase="swapping")
+    # As a rebuild of the active index that finished after the next one was built leaves
+    # the row: another watermark than the next index's.
+    TenantVectorIndex.objects.filter(organization_id=organization).update(indexed_through_id=1)
+
+    _run(job)
+
+    row = TenantVectorIndex.objects.get(organization_id=organization)
+    assert row.indexed_through_id == built_through
+    assert f"AND (id <= {built_through}))" in _index_column(row.index_name)
 
 
 def test_a_cancelled_reembedding_leaves_the_active_vectors_and_can_start_again(corpus):

@@ -94,11 +94,10 @@ def test_the_vector_ranker_reads_the_organizations_hnsw_index_not_every_chunk(
     for number in range(3):
         uploaded(f"policy-{number}.txt", f"Badge readers log entries, site {number}.\n".encode())
     tenant_indexes.reconcile()
-    params = search.search_parameters(
+    sql, params = search.search_statement(
         organization_id=dpo.organization.pk, query="badge", k=10,
         vector=[1.0] + [0.0] * 383, mode=search.SearchMode.VECTOR,
     )  # fmt: skip
-    sql = search._search_sql(organization_id=dpo.organization.pk, asset_id=None, use_vector=True)
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")

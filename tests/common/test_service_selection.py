@@ -69,6 +69,11 @@ def test_it_names_the_variable_of_a_bad_value():
         Environment({"DEBUG": "perhaps"}).bool("DEBUG", default=False)
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
         services.redis_url(Environment({"REDIS_URL": "http://x"}))
+    with pytest.raises(ImproperlyConfigured, match="FRACTION"):
+        Environment({"FRACTION": "half"}).float("FRACTION", 0.5)
+    with pytest.raises(ImproperlyConfigured, match="FRACTION"):
+        Environment({"FRACTION": "-1"}).float("FRACTION", 0.5, minimum=0.0)
+    assert Environment({"FRACTION": "0.25"}).float("FRACTION", 0.5) == 0.25
 
 
 def test_celery_spells_a_unix_socket_its_own_way():

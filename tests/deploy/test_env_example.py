@@ -11,7 +11,9 @@ from tests.deploy.conftest import ROOT
 SOURCE_DIRECTORIES = ["config", "common", "organizations", "audit", "legal_documents", "assets"]
 READERS = [
     # config.environment.Environment: env.str("X"...), env.bool, env.int, env.list, ...
-    re.compile(r"\benv\.(?:str|bool|int|list|choice|database)\(\s*[\"']([A-Z][A-Z0-9_]*)[\"']"),
+    re.compile(
+        r"\benv\.(?:str|bool|int|float|list|choice|database)\(\s*[\"']([A-Z][A-Z0-9_]*)[\"']"
+    ),
     re.compile(r"\bos\.environ\.get\(\s*[\"']([A-Z][A-Z0-9_]*)[\"']"),
     re.compile(r"\bos\.environ\[\s*[\"']([A-Z][A-Z0-9_]*)[\"']\s*\]"),
     re.compile(r"\bos\.getenv\(\s*[\"']([A-Z][A-Z0-9_]*)[\"']"),

@@ -1,5 +1,6 @@
-"""Build the missing per-organization vector indexes and drop those of deleted organizations
-(assets.tenant_indexes), here and now, as the periodic reconcile does in the workers.
+"""Build the missing per-organization vector indexes, rebuild those whose tail (the chunks
+past the watermark) has grown, and drop those of deleted organizations and the superseded
+ones (assets.tenant_indexes), here and now, as the periodic reconcile does in the workers.
 
     manage.py tenant_vector_indexes                       # every organization
     manage.py tenant_vector_indexes --organization UUID   # one
@@ -18,7 +19,10 @@ from assets.models import TenantVectorIndex
 
 
 class Command(BaseCommand):
-    help = "Build missing per-organization vector indexes, drop those of deleted organizations."
+    help = (
+        "Build missing per-organization vector indexes, rebuild those with a grown tail, "
+        "drop those of deleted organizations."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--organization", help="only this organization's index (uuid)")
@@ -29,7 +33,8 @@ class Command(BaseCommand):
             for row in TenantVectorIndex.objects.order_by("index_name"):
                 self.stdout.write(
                     f"{row.organization_id} {row.index_name} {row.state} "
-                    f"chunks={row.chunks_when_built} seconds={row.build_seconds} "
+                    f"chunks={row.chunks_when_built} through_id={row.indexed_through_id} "
+                    f"seconds={row.build_seconds} "
                     f"built_at={row.built_at}"
                 )
             return
