@@ -50,11 +50,13 @@ MAX_QUERY_CHARACTERS = 2000
 MIN_EF_SEARCH = 80
 # A larger graph needs a longer list for the same recall: ef_search grows with the square
 # root of the indexed chunks past EF_SEARCH_REFERENCE_CHUNKS, up to MAX_EF_SEARCH. Measured
-# on the organization of 500,000 chunks (40 queries, recall@10 against exact search):
-# 80: 0.927 (min 0.0), 160: 0.953 (min 0.0), 300: 0.980, 400: 0.983 (min 0.7), 800: 0.983;
-# the vector ranker 9-12 ms at each, within noise.
-EF_SEARCH_REFERENCE_CHUNKS = 20_000
-MAX_EF_SEARCH = 400
+# on the bench's organization of 500,000 clustered vectors (bench/bench_search_tenants.py,
+# its 50 recall queries, recall@10 against exact search): 80: 0.927 on 40 of them (one at
+# 0.0); 400: 0.940 (one at 0.0); 566: 0.940; 632: 0.958 (the worst 0.7); 800 and 1,000:
+# 0.958. The vector ranker took 8-17 ms at each, within noise. On other data the edge will
+# be elsewhere: recall is worth checking on the deployment's own vectors.
+EF_SEARCH_REFERENCE_CHUNKS = 8_000
+MAX_EF_SEARCH = 800
 MIN_CANDIDATES = 40
 MAX_CANDIDATES = 200
 # Identifiers and names are short; a long query (a grounding query is a paragraph) rarely
@@ -65,8 +67,12 @@ TRIGRAM_THRESHOLD = 0.5
 SNIPPET_CHARACTERS = 240
 # At most this many chunks holding similar words are scored (see trigram_matches in the SQL).
 TRIGRAM_SCAN_LIMIT = 2000
-# At most this many full-text matches are ranked (see text_matches in the SQL).
-TEXT_SCAN_LIMIT = 1000
+# At most this many full-text matches are ranked (see text_matches in the SQL): each one
+# read from the table and ranked costs. The organization of 500,000 chunks, where a name
+# matches 4 % of the chunks: hybrid p50 22.0 ms at 1,000, 19.5 ms at 500 (two consecutive
+# runs of bench/bench_search_tenants.py); the matches past the bound are the physical
+# order's, not the worst ones, so a lower bound loses more of the best text matches.
+TEXT_SCAN_LIMIT = 500
 # The similar words of one query word looked for in the chunks, the most similar first.
 TRIGRAM_SIMILAR_WORDS = 10
 # PostgreSQL's SQLSTATE of a statement cancelled by statement_timeout (or a cancel request).
@@ -515,7 +521,7 @@ def _candidates(k: int) -> int:
 def ef_search(*, candidates: int, indexed_chunks: int) -> int:
     """hnsw.ef_search for a walk of a graph of ``indexed_chunks`` vectors that must yield
     ``candidates``: MIN_EF_SEARCH up to EF_SEARCH_REFERENCE_CHUNKS, then grown with the
-    square root of the size (80 at 20,000, 98 at 30,000, 179 at 100,000, 400 at 500,000),
+    square root of the size (80 at 8,000, 155 at 30,000, 283 at 100,000, 632 at 500,000),
     never above MAX_EF_SEARCH unless the candidates ask for more."""
     grown = round(MIN_EF_SEARCH * math.sqrt(max(0, indexed_chunks) / EF_SEARCH_REFERENCE_CHUNKS))
     return max(candidates, MIN_EF_SEARCH, min(MAX_EF_SEARCH, grown))
