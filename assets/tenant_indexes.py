@@ -39,6 +39,7 @@ Index names are made from the organization's uuid (hex digits), never from user 
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 import uuid
@@ -164,20 +165,28 @@ def needs_index(*, organization_id: object) -> bool:
     )
     if recorded is None:
         return chunks >= settings.TENANT_VECTOR_INDEX_MIN_CHUNKS
-    return needs_rebuild(recorded, chunks=chunks)
+    return needs_rebuild(recorded)
 
 
-def needs_rebuild(recorded: TenantVectorIndex, *, chunks: int) -> bool:
+def needs_rebuild(recorded: TenantVectorIndex) -> bool:
     """The READY index has no watermark (built before them: every insert of the organization
-    still pays its HNSW insert), or the organization's ``chunks`` past those it covers (the
-    tail, ranked exactly by every search) reached ``rebuild_threshold``. A BUILDING one is
-    the reconcile's to finish."""
+    still pays its HNSW insert), or the organization's chunks past its watermark (the tail,
+    ranked exactly by every search) reached ``rebuild_threshold``. A BUILDING one is the
+    reconcile's to finish.
+
+    The tail is counted, not estimated from the organization's total: documents deleted and
+    uploaded again leave the total where it was while every new chunk is in the tail (a
+    re-uploaded organization was never rebuilt and ranked itself exactly). The count reads
+    the (organization_id, id) btree and stops at the threshold."""
     if recorded.state != TenantVectorIndexState.READY:
         return False
     if recorded.indexed_through_id is None:
         return True
-    tail = chunks - recorded.chunks_when_built
-    return tail >= rebuild_threshold(recorded.chunks_when_built)
+    threshold = math.ceil(rebuild_threshold(recorded.chunks_when_built))
+    tail = AssetChunk.objects.filter(
+        organization_id=recorded.organization_id, id__gt=recorded.indexed_through_id
+    )[:threshold].count()
+    return tail >= threshold
 
 
 def rebuild_threshold(indexed_chunks: int) -> float:
@@ -219,7 +228,7 @@ def reconcile(*, organization_id: object | None = None) -> ReconcileOutcome:
             ):
                 name = recorded.index_name
                 built = _build(organization_id=organization, name=name, valid=name in present)
-            elif needs_rebuild(recorded, chunks=chunks):
+            elif needs_rebuild(recorded):
                 name = _other_name(recorded)
                 built = _rebuild(recorded, name=name)
             else:

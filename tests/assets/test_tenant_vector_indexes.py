@@ -351,6 +351,24 @@ def test_the_vector_ranker_of_an_organization_with_a_tail_reads_its_graph_and_th
     assert "Seq Scan on assets_assetchunk" not in plan, plan
 
 
+def test_documents_deleted_and_uploaded_again_are_a_tail_that_rebuilds_the_index(settings):
+    """The organization's total stays where it was (a document deleted, the same number of
+    chunks uploaded again), but every new chunk is past the watermark: the tail is counted,
+    not the total's growth (the total's growth said 0 and the index was never rebuilt)."""
+    settings.TENANT_VECTOR_INDEX_REBUILD_FRACTION = 0.5
+    large = _organization_with_chunks(THRESHOLD * 2, seed=33)
+    tenant_indexes.reconcile()
+    Asset.objects.filter(organization=large).order_by("pk").first().delete()  # type: ignore[union-attr]
+    _add_tail(large, THRESHOLD, seed=34)
+    assert sum(tenant_indexes.organization_chunks(organization_id=large.pk).values()) == (
+        THRESHOLD * 2
+    )
+
+    assert tenant_indexes.needs_index(organization_id=large.pk)
+    assert tenant_indexes.reconcile().built == [tenant_indexes.alternate_index_name(large.pk)]
+    assert not tenant_indexes.needs_index(organization_id=large.pk)
+
+
 def test_the_tail_past_the_rebuild_fraction_rebuilds_the_index_under_its_other_name(settings):
     settings.TENANT_VECTOR_INDEX_REBUILD_FRACTION = 0.5
     large = _organization_with_chunks(THRESHOLD * 2, seed=28)
