@@ -18,8 +18,21 @@ trigram rankers, which filter by organization alone, chose it over their GIN ind
 all of an organization's chunks and recheck each (tests/assets/test_search_scaling.py).
 """
 
-from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models
+
+# Each step can run again: the migration is not atomic, so a build stopped by a timeout or a
+# cancel leaves the column committed and an invalid index of that name behind, and the
+# migration unrecorded (tests/assets/test_watermark_migration.py). Django's own operations
+# (AddField, AddIndexConcurrently) would stop at "already exists" on the next `migrate`.
+ADD_COLUMN = (
+    "ALTER TABLE assets_tenantvectorindex ADD COLUMN IF NOT EXISTS indexed_through_id bigint NULL"
+)
+DROP_COLUMN = "ALTER TABLE assets_tenantvectorindex DROP COLUMN IF EXISTS indexed_through_id"
+DROP_INDEX = "DROP INDEX CONCURRENTLY IF EXISTS asset_chunk_org_id"
+CREATE_INDEX = (
+    "CREATE INDEX CONCURRENTLY asset_chunk_org_id ON assets_assetchunk (organization_id, id) "
+    "WHERE id > 0"
+)
 
 
 class Migration(migrations.Migration):
@@ -31,17 +44,29 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AddField(
-            model_name="tenantvectorindex",
-            name="indexed_through_id",
-            field=models.BigIntegerField(blank=True, null=True),
+        migrations.SeparateDatabaseAndState(
+            database_operations=[migrations.RunSQL(ADD_COLUMN, reverse_sql=DROP_COLUMN)],
+            state_operations=[
+                migrations.AddField(
+                    model_name="tenantvectorindex",
+                    name="indexed_through_id",
+                    field=models.BigIntegerField(blank=True, null=True),
+                ),
+            ],
         ),
-        AddIndexConcurrently(
-            model_name="assetchunk",
-            index=models.Index(
-                condition=models.Q(("id__gt", 0)),
-                fields=["organization", "id"],
-                name="asset_chunk_org_id",
-            ),
+        migrations.SeparateDatabaseAndState(
+            database_operations=[
+                migrations.RunSQL([DROP_INDEX, CREATE_INDEX], reverse_sql=DROP_INDEX),
+            ],
+            state_operations=[
+                migrations.AddIndex(
+                    model_name="assetchunk",
+                    index=models.Index(
+                        condition=models.Q(("id__gt", 0)),
+                        fields=["organization", "id"],
+                        name="asset_chunk_org_id",
+                    ),
+                ),
+            ],
         ),
     ]
