@@ -141,11 +141,6 @@ def ready_index(organization_id: object) -> TenantVectorIndex | None:
     ).first()
 
 
-def has_ready_index(organization_id: object) -> bool:
-    """Whether the search may rank the organization's vectors through its own index."""
-    return ready_index(organization_id) is not None
-
-
 def organization_chunks(*, organization_id: object | None = None) -> dict[uuid.UUID, int]:
     """Chunks of each organization's COMPLETED assets (from the assets' counts: no scan of
     the chunk table)."""
@@ -160,12 +155,12 @@ def needs_index(*, organization_id: object) -> bool:
     """The organization reached the threshold and has no index recorded, or its READY index
     needs a rebuild (``needs_rebuild``). Cheap: the ingestion asks after each asset."""
     recorded = TenantVectorIndex.objects.filter(organization_id=organization_id).first()
+    if recorded is not None:
+        return needs_rebuild(recorded)
     chunks = organization_chunks(organization_id=organization_id).get(
         uuid.UUID(str(organization_id)), 0
     )
-    if recorded is None:
-        return chunks >= settings.TENANT_VECTOR_INDEX_MIN_CHUNKS
-    return needs_rebuild(recorded)
+    return chunks >= settings.TENANT_VECTOR_INDEX_MIN_CHUNKS
 
 
 def needs_rebuild(recorded: TenantVectorIndex) -> bool:
@@ -389,7 +384,9 @@ def _drop_orphans() -> list[str]:
     concurrently = "" if connection.in_atomic_block else "CONCURRENTLY "
     for name in names:
         hex_digits = name.rsplit("_", 1)[-1]
-        if not _is_hex(hex_digits):
+        # Only the names this module makes: another index that happens to match the
+        # prefixes (an operator's own) is not the reconcile's to drop.
+        if not _is_hex(hex_digits) or name not in _names_of(hex_digits):
             continue
         owned = hex_digits in recorded
         if owned and (name.startswith(NEXT_INDEX_PREFIX) or recorded[hex_digits] == name):
@@ -400,6 +397,15 @@ def _drop_orphans() -> list[str]:
         reason = "superseded" if owned else "its organization is gone"
         logger.info("vector index %s dropped: %s", name, reason)
     return dropped
+
+
+def _names_of(hex_digits: str) -> tuple[str, str, str]:
+    """Every index name this module makes for the organization of ``hex_digits``."""
+    return (
+        index_name(hex_digits),
+        alternate_index_name(hex_digits),
+        next_index_name(hex_digits),
+    )
 
 
 def _is_hex(text: str) -> bool:

@@ -118,7 +118,7 @@ def test_the_chunks_move_to_the_new_model_and_the_column_swaps_at_completion(cor
     assert _index_column(tenant_indexes.next_index_name(organization)) is None
     row = TenantVectorIndex.objects.get(organization_id=organization)
     assert row.index_name == active_index
-    assert tenant_indexes.has_ready_index(organization)
+    assert tenant_indexes.ready_index(organization) is not None
     # The next index was built through the active one's watermark, and its row keeps it.
     assert row.indexed_through_id is not None
     assert f"AND (id <= {row.indexed_through_id}))" in _index_column(active_index)

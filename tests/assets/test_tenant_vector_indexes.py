@@ -166,11 +166,11 @@ def test_an_interrupted_build_is_built_again():
             "UPDATE pg_index SET indisvalid = false WHERE indexrelid = %s::regclass", [name]
         )
     TenantVectorIndex.objects.filter(organization=large).update(state="BUILDING")
-    assert not tenant_indexes.has_ready_index(large.pk)
+    assert tenant_indexes.ready_index(large.pk) is None
 
     assert tenant_indexes.reconcile().built == [name]
 
-    assert tenant_indexes.has_ready_index(large.pk)
+    assert tenant_indexes.ready_index(large.pk) is not None
     with connection.cursor() as cursor:
         cursor.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = %s::regclass", [name])
         assert cursor.fetchone() == (True,)
@@ -203,7 +203,7 @@ def test_a_small_organizations_vector_ranker_reads_only_its_own_chunks_without_h
     large = _organization_with_chunks(THRESHOLD * 2, seed=8)
     small = _organization_with_chunks(10, seed=9)
     tenant_indexes.reconcile()
-    assert tenant_indexes.has_ready_index(large.pk)
+    assert tenant_indexes.ready_index(large.pk) is not None
 
     plan = _vector_plan(small.pk)
 
@@ -260,7 +260,7 @@ def test_no_search_finds_another_organizations_chunks():
     small = _organization_with_chunks(10, seed=15)
     other_large = _organization_with_chunks(THRESHOLD, seed=16)
     tenant_indexes.reconcile()
-    assert tenant_indexes.has_ready_index(other_large.pk)
+    assert tenant_indexes.ready_index(other_large.pk) is not None
 
     for organization in (large, small, other_large):
         own = {str(asset_id) for asset_id in organization.assets.values_list("id", flat=True)}
@@ -292,7 +292,7 @@ def test_the_processing_task_asks_for_the_index_of_an_organization_past_the_thre
 
     assert asked == [str(dpo.organization.pk)]
     tasks.reconcile_tenant_vector_indexes_task(*asked)
-    assert tenant_indexes.has_ready_index(dpo.organization.pk)
+    assert tenant_indexes.ready_index(dpo.organization.pk) is not None
 
 
 # --- the watermark: the tail written since the build, and the rebuilds ------------------
@@ -432,6 +432,25 @@ def test_an_index_without_a_watermark_serves_until_the_reconcile_rebuilds_it_wit
         _last_chunk_id(large)
     )
     assert _index_definition(name) is None
+
+
+def test_the_reconcile_leaves_an_index_it_did_not_name_alone():
+    """An operator's own index that happens to match the prefix and end with an
+    organization's hex (a trial build, a copy kept for comparison) is not the reconcile's
+    to drop: only the names assets.tenant_indexes makes are."""
+    large = _organization_with_chunks(THRESHOLD * 2, seed=35)
+    tenant_indexes.reconcile()
+    operators = f"{tenant_indexes.INDEX_PREFIX}trial_{large.pk.hex}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE INDEX {operators} ON assets_assetchunk (organization_id)")
+    try:
+        outcome = tenant_indexes.reconcile()
+
+        assert outcome.dropped == []
+        assert _index_definition(operators) is not None
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX IF EXISTS {operators}")
 
 
 def test_the_reconcile_drops_an_index_its_row_does_not_name():
